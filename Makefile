@@ -1,0 +1,41 @@
+# LeakLab — two commands do everything on a fresh machine:
+#   make run    build and start the terminal app
+#   make test   build and run the whole test suite
+SHELL := /bin/bash
+SWIFT ?= swift
+BUILD_FLAGS ?=
+LINT_PATHS := Package.swift Sources Tests Scenarios
+
+.PHONY: run test lint format bench deps build clean
+
+## run: build and start the leaklab terminal app
+run: deps
+	$(SWIFT) build $(BUILD_FLAGS) --product leaklab
+	"$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/leaklab" $(ARGS)
+
+## test: build and run every test (unit, snapshot, step scripts, end to end)
+test: deps
+	$(SWIFT) build $(BUILD_FLAGS) --build-tests
+	$(SWIFT) test $(BUILD_FLAGS) --skip-build
+
+## lint: check formatting with the toolchain's swift-format
+lint:
+	$(SWIFT) format lint --strict --recursive $(LINT_PATHS)
+
+## format: rewrite sources in place with swift-format
+format:
+	$(SWIFT) format --in-place --recursive $(LINT_PATHS)
+
+## bench: release-build benchmarks; prints tables with medians and ratios
+bench: deps
+	$(SWIFT) run -c release LeakLabBenchmarks
+
+build: deps
+	$(SWIFT) build $(BUILD_FLAGS)
+
+clean:
+	rm -rf .build
+
+## deps: install the system packages the project needs (apt, as root) or say which
+deps:
+	@./.ci/install-deps

@@ -1,0 +1,33 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let package = Package(
+  name: "LeakLab",
+  platforms: [.macOS(.v15)],
+  products: [
+    .library(name: "LeakClock", targets: ["LeakClock"])
+  ],
+  dependencies: [
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
+  ],
+  targets: [
+    // MARK: Time
+    .target(name: "LeakClock"),
+
+    // MARK: Benchmarks (`make bench`)
+    .executableTarget(
+      name: "LeakLabBenchmarks",
+      dependencies: ["LeakClock"]
+    ),
+
+    // MARK: Tests
+    .testTarget(name: "LeakClockTests", dependencies: ["LeakClock"]),
+  ]
+)
+
+// Every target is built in the Swift 6 language mode with strict concurrency.
+for target in package.targets {
+  var settings = target.swiftSettings ?? []
+  settings.append(.enableUpcomingFeature("ExistentialAny"))
+  target.swiftSettings = settings
+}

@@ -1,0 +1,61 @@
+import Dispatch
+import Foundation
+
+/// A scheduler on the real monotonic clock that runs work on the main queue.
+///
+/// Work runs when the main queue is drained: by `dispatchMain()`, a running
+/// `RunLoop.main`, or a terminal input loop that spins the run loop between
+/// key presses.
+public final class LiveScheduler: Scheduler, @unchecked Sendable {
+  private let origin = ContinuousClock.now
+  private let lock = NSLock()
+  private var pending: [ObjectIdentifier: ScheduledWork] = [:]
+  private var nextSequence: UInt64 = 0
+
+  /// Creates a scheduler whose ``now`` starts at zero.
+  public init() {}
+
+  public var now: Duration { ContinuousClock.now - origin }
+
+  @discardableResult
+  public func schedule(
+    after delay: Duration,
+    _ work: @escaping @MainActor @Sendable () -> Void
+  ) -> ScheduledWork {
+    let item = lock.withLock {
+      let item = ScheduledWork(deadline: now + max(delay, .zero), sequence: nextSequence, work: work)
+      nextSequence += 1
+      pending[ObjectIdentifier(item)] = item
+      return item
+    }
+    let nanoseconds = max(delay, .zero).nanosecondsRoundedUp
+    DispatchQueue.main.asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [self] in
+      lock.withLock { _ = pending.removeValue(forKey: ObjectIdentifier(item)) }
+      MainActor.assumeIsolated {
+        item.take()?()
+      }
+    }
+    return item
+  }
+
+  public var pendingWork: [ScheduledWork] {
+    lock.withLock {
+      pending.values.filter(\.isPending).sorted { ($0.deadline, $0.sequence) < ($1.deadline, $1.sequence) }
+    }
+  }
+}
+
+extension Duration {
+  /// The duration in whole nanoseconds, rounded up and clamped to `Int`.
+  var nanosecondsRoundedUp: Int {
+    let (seconds, attoseconds) = components
+    let nanos = Double(seconds) * 1e9 + (Double(attoseconds) / 1e9).rounded(.up)
+    return Int(min(nanos, Double(Int.max / 2)))
+  }
+
+  /// The duration in seconds as a `Double`.
+  public var seconds: Double {
+    let (seconds, attoseconds) = components
+    return Double(seconds) + Double(attoseconds) / 1e18
+  }
+}

@@ -1,0 +1,47 @@
+/// A source of time and a place to run delayed work on the main actor.
+///
+/// Everything in LeakLab that waits — the leak detector's grace delay, a
+/// screen's delayed dispatch, a repeating timer, a step script's `wait` — goes
+/// through a scheduler, so the same code runs in real time on the main queue
+/// (``LiveScheduler``) and instantly in tests (``ManualScheduler``).
+///
+/// ```swift
+/// let scheduler = ManualScheduler()
+/// var fired = false
+/// scheduler.schedule(after: .seconds(10)) { fired = true }
+/// scheduler.advance(by: .seconds(10))  // runs the work, no sleeping
+/// ```
+public protocol Scheduler: AnyObject, Sendable {
+  /// The time elapsed since the scheduler was created.
+  var now: Duration { get }
+
+  /// Runs `work` on the main actor once `delay` has elapsed.
+  ///
+  /// - Returns: a handle that cancels the work if it has not run yet.
+  @discardableResult
+  func schedule(
+    after delay: Duration,
+    _ work: @escaping @MainActor @Sendable () -> Void
+  ) -> ScheduledWork
+
+  /// The work that is scheduled and has not run yet, in deadline order.
+  ///
+  /// Retain-path tools read this to explain objects kept alive by pending work.
+  var pendingWork: [ScheduledWork] { get }
+}
+
+extension Scheduler {
+  /// Runs `work` every `interval` until the returned handle is cancelled.
+  ///
+  /// Like a repeating `Timer`, the scheduler keeps the block — and whatever it
+  /// captures — alive until the timer is invalidated.
+  @discardableResult
+  public func scheduleRepeating(
+    every interval: Duration,
+    _ work: @escaping @MainActor @Sendable () -> Void
+  ) -> RepeatingWork {
+    let timer = RepeatingWork(interval: interval, work: work)
+    timer.arm(on: self)
+    return timer
+  }
+}

@@ -1,0 +1,2 @@
+// `make bench`: every LeakLab benchmark, one section per library.
+print("LeakLab benchmarks")
