@@ -5,7 +5,8 @@ let package = Package(
   name: "LeakLab",
   platforms: [.macOS(.v15)],
   products: [
-    .library(name: "LeakClock", targets: ["LeakClock"])
+    .library(name: "LeakClock", targets: ["LeakClock"]),
+    .library(name: "LeakDetector", targets: ["LeakDetector"])
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
@@ -14,14 +15,18 @@ let package = Package(
     // MARK: Time
     .target(name: "LeakClock"),
 
+    // MARK: Libraries
+    .target(name: "LeakDetector", dependencies: ["LeakClock"]),
+
     // MARK: Benchmarks (`make bench`)
     .executableTarget(
       name: "LeakLabBenchmarks",
-      dependencies: ["LeakClock"]
+      dependencies: ["LeakClock", "LeakDetector"]
     ),
 
     // MARK: Tests
     .testTarget(name: "LeakClockTests", dependencies: ["LeakClock"]),
+    .testTarget(name: "LeakDetectorTests", dependencies: ["LeakDetector", "LeakClock"]),
   ]
 )
 

@@ -1,0 +1,127 @@
+/// The two locked halves of a sweep.
+extension DetectorState {
+  struct SweepBatch {
+    var candidates: [LeakDetector.Candidate] = []
+    /// Expectation id -> id of the open report it folds into.
+    var foldTargets: [UInt64: UInt64] = [:]
+    var events: [LeakEvent] = []
+  }
+
+  /// Collects due expectations that are still alive, resolves open leaks
+  /// whose object is gone, and re-counts exceeded budgets.
+  mutating func beginSweep(now: Duration) -> SweepBatch? {
+    guard !isSweeping else { return nil }
+    isSweeping = true
+    if let scheduled = scheduledSweep, scheduled <= now { scheduledSweep = nil }
+    var batch = SweepBatch()
+
+    resolveWatched(now: now, into: &batch)
+
+    for expectation in popDue(now: now) {
+      guard let object = expectation.object else { continue }  // deallocated in time
+      if withdrawn.remove(expectation.id) != nil { continue }
+      if let ignored = ignoredObjects[ObjectIdentifier(object)], ignored.object === object { continue }
+      if watched.contains(where: { $0.record.isOpen && $0.object === object }) { continue }  // already reported
+      batch.candidates.append(
+        .init(
+          object: object, id: expectation.id, parent: expectation.parent,
+          expectedAt: expectation.expectedAt))
+    }
+    if !withdrawn.isEmpty, pendingCount == 0 { withdrawn.removeAll() }
+
+    for issue in budgets.recount() {
+      batch.events.append(
+        LeakEvent(
+          kind: .budgetCleared, typeName: issue.name, instance: nil, name: issue.name, time: now,
+          age: .zero, message: "\(issue.label): back within budget", decision: nil))
+    }
+    return batch
+  }
+
+  private mutating func resolveWatched(now: Duration, into batch: inout SweepBatch) {
+    for index in watched.indices {
+      if watched[index].object == nil, watched[index].record.isOpen {
+        let after = now - watched[index].record.expectedAt
+        watched[index].record.status = .resolved(after: after)
+        let record = watched[index].record
+        batch.events.append(
+          LeakEvent(
+            kind: .resolved, typeName: record.typeName, instance: record.instance, name: record.name,
+            time: now, age: after,
+            message: "\(record.name) deallocated: resolved after \(after.formattedSeconds)",
+            decision: record.decision))
+        // Descendants that outlive their reported ancestor are re-examined on their own.
+        for member in watched[index].folded {
+          guard let object = member.object else { continue }
+          batch.candidates.append(
+            .init(object: object, id: member.id, parent: member.parent, expectedAt: member.expectedAt))
+        }
+        watched[index].folded = []
+      } else {
+        watched[index].folded.removeAll { $0.object == nil }
+      }
+      if watched[index].record.isOpen {
+        batch.foldTargets[watched[index].record.id] = watched[index].record.id
+        for member in watched[index].folded {
+          batch.foldTargets[member.id] = watched[index].record.id
+        }
+      }
+    }
+  }
+
+  /// Applies the verdicts, records events, and returns when to sweep next.
+  mutating func commit(
+    _ verdicts: [LeakDetector.Verdict], now: Duration, events: inout [LeakEvent], poll: Duration
+  ) -> ([LeakEvent], Duration?) {
+    for verdict in verdicts {
+      switch verdict {
+      case .report(let object, let record):
+        watched.append(Watched(object: object, record: record))
+        events.append(
+          LeakEvent(
+            kind: .detected, typeName: record.typeName, instance: record.instance, name: record.name,
+            time: now, age: now - record.expectedAt,
+            message: detectionMessage(record, now: now), decision: record.decision))
+      case .fold(let object, let target, let info):
+        guard let index = watched.firstIndex(where: { $0.record.id == target }) else { continue }
+        watched[index].folded.append(
+          FoldedMember(
+            object: object, id: info.id, parent: info.parent, expectedAt: info.expectedAt, name: info.name))
+        watched[index].record.folded.append(info.name)
+      case .ignore(let object):
+        ignoredObjects[ObjectIdentifier(object)] = WeakObject(object: object)
+      }
+    }
+    trimWatched()
+    for event in events { history.append(event) }
+    isSweeping = false
+
+    var next = nextExpectationDeadline
+    if needsResolutionChecks {
+      next = min(next ?? (now + poll), now + poll)
+    }
+    guard let next else { return (events, nil) }
+    if let scheduled = scheduledSweep, scheduled <= next { return (events, nil) }
+    scheduledSweep = next
+    return (events, next)
+  }
+
+  private func detectionMessage(_ record: LeakedInstance, now: Duration) -> String {
+    var message =
+      "\(record.name) is still alive \((now - record.expectedAt).formattedSeconds) after it should have deallocated"
+    if let path = record.retainPath { message += "; retained by: \(path)" }
+    return message
+  }
+
+  /// Keeps resolved reports within the history limit; open ones are never dropped.
+  private mutating func trimWatched() {
+    let resolved = watched.reduce(0) { $0 + ($1.record.isOpen ? 0 : 1) }
+    var excess = resolved - history.limit
+    guard excess > 0 else { return }
+    watched.removeAll { entry in
+      guard excess > 0, !entry.record.isOpen else { return false }
+      excess -= 1
+      return true
+    }
+  }
+}

@@ -1,0 +1,160 @@
+import LeakClock
+import Synchronization
+
+/// Finds objects that outlive the moment they should have deallocated.
+///
+/// Hand the detector an object when it should go away — a screen that was
+/// closed, a view that was removed — and it checks after a grace delay. An
+/// object still alive then is a leak: it appears in the ``summaryLabel`` and in
+/// ``report``, and a `detected` event is sent. If it deallocates later, a
+/// `resolved` event follows and it leaves the label: a temporary leak.
+///
+/// ```swift
+/// let scheduler = ManualScheduler()
+/// let detector = LeakDetector(scheduler: scheduler)
+/// detector.expectDeallocation(of: screen)
+/// scheduler.advance(by: .seconds(1))
+/// print(detector.summaryLabel)  // "Leaked: DetailScreen#1" or "No issues detected"
+/// ```
+///
+/// The detector holds only weak references, so it never extends a lifetime.
+/// It is thread-safe, and it has no per-object timer: one sweep over the open
+/// expectations runs per tick of its scheduler.
+public final class LeakDetector: Sendable {
+  /// How the detector waits and what it ignores.
+  public struct Configuration: Sendable {
+    /// How long an object may live after it is expected to deallocate.
+    public var graceDelay: Duration
+    /// How often open leaks and exceeded budgets are re-checked for resolution.
+    public var resolutionCheckInterval: Duration
+    /// How many events ``LeakDetector/history`` keeps (oldest dropped first).
+    public var historyLimit: Int
+    /// Type names that are never reported.
+    public var ignoredTypeNames: Set<String>
+
+    /// Creates a configuration; the defaults suit a live app.
+    public init(
+      graceDelay: Duration = .seconds(1),
+      resolutionCheckInterval: Duration = .milliseconds(100),
+      historyLimit: Int = 1000,
+      ignoredTypeNames: Set<String> = []
+    ) {
+      precondition(resolutionCheckInterval > .zero, "the resolution check interval must be positive")
+      self.graceDelay = graceDelay
+      self.resolutionCheckInterval = resolutionCheckInterval
+      self.historyLimit = historyLimit
+      self.ignoredTypeNames = ignoredTypeNames
+    }
+  }
+
+  /// The scheduler that provides time and runs the detector's sweeps.
+  public let scheduler: any Scheduler
+  /// The configuration the detector was created with.
+  public let configuration: Configuration
+
+  let state: Locked<DetectorState>
+  let hooks = Mutex(Hooks())
+  let subscriberCount = Atomic<Int>(0)
+
+  /// Creates a detector that waits and sweeps on `scheduler`.
+  public init(scheduler: any Scheduler, configuration: Configuration = Configuration()) {
+    self.scheduler = scheduler
+    self.configuration = configuration
+    self.state = Locked(DetectorState(ignoredTypeNames: configuration.ignoredTypeNames))
+  }
+
+  // MARK: Expectations
+
+  /// Expects `object` to deallocate within the grace delay.
+  ///
+  /// - Parameters:
+  ///   - object: the object that should go away; held weakly.
+  ///   - delay: the grace delay for this object; the configuration's by default.
+  public func expectDeallocation(of object: AnyObject, after delay: Duration? = nil) {
+    let delay = delay ?? configuration.graceDelay
+    let now = scheduler.now
+    let (schedule, id) = state.withLock { state in
+      state.enqueue(object, parent: 0, now: now, delay: delay)
+    }
+    finishEnqueue(schedule: schedule, objects: [(object, id)], now: now)
+  }
+
+  /// Expects `root` and every descendant reached through `children` to deallocate.
+  ///
+  /// A descendant still alive while an ancestor is reported is folded under the
+  /// ancestor's report instead of being reported on its own.
+  ///
+  /// ```swift
+  /// detector.expectDeallocation(ofTree: screen) { node in
+  ///   (node as? View)?.subviews ?? []
+  /// }
+  /// ```
+  public func expectDeallocation(
+    ofTree root: AnyObject,
+    after delay: Duration? = nil,
+    children: (AnyObject) -> [AnyObject]
+  ) {
+    let delay = delay ?? configuration.graceDelay
+    let now = scheduler.now
+    // Depth-first, parents before children, so a sweep meets them in that order.
+    var nodes: [(object: AnyObject, parentIndex: Int?)] = [(root, nil)]
+    var index = 0
+    var seen: Set<ObjectIdentifier> = [ObjectIdentifier(root)]
+    while index < nodes.count {
+      let node = nodes[index].object
+      for child in children(node) where seen.insert(ObjectIdentifier(child)).inserted {
+        nodes.append((child, index))
+      }
+      index += 1
+    }
+    let (schedule, ids) = state.withLock { state in
+      var ids: [UInt64] = []
+      ids.reserveCapacity(nodes.count)
+      var schedule = false
+      for node in nodes {
+        let parent = node.parentIndex.map { ids[$0] } ?? 0
+        let (needsSweep, id) = state.enqueue(node.object, parent: parent, now: now, delay: delay)
+        schedule = schedule || needsSweep
+        ids.append(id)
+      }
+      return (schedule, ids)
+    }
+    finishEnqueue(schedule: schedule, objects: zip(nodes, ids).map { ($0.object, $1) }, now: now)
+  }
+
+  /// Withdraws open expectations for `object`, for example because a closed
+  /// screen was shown again before its grace delay ran out.
+  public func withdrawExpectations(for object: AnyObject) {
+    state.withLock { $0.withdraw(object) }
+  }
+
+  private func finishEnqueue(schedule: Bool, objects: [(AnyObject, UInt64)], now: Duration) {
+    if hasSubscribers {
+      let events = state.withLock { state in
+        objects.map { object, _ in state.expectedEvent(for: object, now: now) }
+      }
+      deliver(events)
+    }
+    if schedule { scheduleSweep(at: state.withLock { $0.nextSweepDeadline ?? now }) }
+  }
+
+  // MARK: Reading the state
+
+  /// The summary label: `No issues detected` or `Leaked: …` (see ``SummaryLabel``).
+  public var summaryLabel: String { report.summaryLabel }
+
+  /// A snapshot of leaks, budget issues and pending expectations.
+  public var report: LeakReport {
+    let now = scheduler.now
+    return state.withLock { $0.snapshot(now: now) }
+  }
+
+  /// Events other than `expected`, oldest first, up to the configured limit.
+  public var history: [LeakEvent] { state.withLock { Array($0.history) } }
+
+  /// The name the detector uses for `object`: `TypeName#n`, numbering the type's
+  /// instances in the order the detector first names them.
+  public func name(of object: AnyObject) -> String {
+    state.withLock { $0.names.name(of: object) }
+  }
+}
