@@ -6,7 +6,8 @@ let package = Package(
   platforms: [.macOS(.v15)],
   products: [
     .library(name: "LeakClock", targets: ["LeakClock"]),
-    .library(name: "LeakDetector", targets: ["LeakDetector"])
+    .library(name: "LeakDetector", targets: ["LeakDetector"]),
+    .library(name: "ScreenKit", targets: ["ScreenKit"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
@@ -17,6 +18,7 @@ let package = Package(
 
     // MARK: Libraries
     .target(name: "LeakDetector", dependencies: ["LeakClock"]),
+    .target(name: "ScreenKit", dependencies: ["LeakClock"]),
 
     // MARK: Benchmarks (`make bench`)
     .executableTarget(
@@ -27,6 +29,7 @@ let package = Package(
     // MARK: Tests
     .testTarget(name: "LeakClockTests", dependencies: ["LeakClock"]),
     .testTarget(name: "LeakDetectorTests", dependencies: ["LeakDetector", "LeakClock"]),
+    .testTarget(name: "ScreenKitTests", dependencies: ["ScreenKit", "LeakDetector", "LeakClock"]),
   ]
 )
 

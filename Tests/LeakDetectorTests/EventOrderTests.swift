@@ -16,7 +16,8 @@ import Testing
     harness.advance(0.1)
     #expect(
       harness.log.kinds == [.expected, .budgetExceeded, .detected, .resolved, .budgetCleared])
-    #expect(harness.log.all.map(\.time) == [.zero, .zero, .seconds(1), .milliseconds(1100), .milliseconds(1100)])
+    #expect(
+      harness.log.all.map(\.time) == [.zero, .zero, .seconds(1), .milliseconds(1100), .milliseconds(1100)])
     _ = screen
   }
 

@@ -1,3 +1,4 @@
+import Foundation
 import LeakClock
 import LeakDetector
 
@@ -36,8 +37,6 @@ final class EventLog: @unchecked Sendable {
   var kinds: [LeakEvent.Kind] { all.map(\.kind) }
   func names(_ kind: LeakEvent.Kind) -> [String] { all.filter { $0.kind == kind }.map(\.name) }
 }
-
-import Foundation
 
 final class NSLockish: @unchecked Sendable {
   private let lock = NSLock()
