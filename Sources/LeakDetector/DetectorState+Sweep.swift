@@ -21,7 +21,8 @@ extension DetectorState {
       guard let object = expectation.object else { continue }  // deallocated in time
       if withdrawn.remove(expectation.id) != nil { continue }
       if let ignored = ignoredObjects[ObjectIdentifier(object)], ignored.object === object { continue }
-      if watched.contains(where: { $0.record.isOpen && $0.object === object }) { continue }  // already reported
+      // Already reported and still open: not a second leak.
+      if watched.contains(where: { $0.record.isOpen && $0.object === object }) { continue }
       batch.candidates.append(
         .init(
           object: object, id: expectation.id, parent: expectation.parent,
