@@ -17,7 +17,8 @@ let package = Package(
     .target(name: "LeakClock"),
 
     // MARK: Libraries
-    .target(name: "LeakDetector", dependencies: ["LeakClock"]),
+    .target(name: "CLeakRuntime"),
+    .target(name: "LeakDetector", dependencies: ["LeakClock", "CLeakRuntime"]),
     .target(name: "ScreenKit", dependencies: ["LeakClock"]),
 
     // MARK: Benchmarks (`make bench`)

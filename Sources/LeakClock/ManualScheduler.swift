@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A scheduler whose time moves only when a test says so.
 ///
@@ -19,7 +20,16 @@ import Foundation
 /// ```
 public final class ManualScheduler: Scheduler, @unchecked Sendable {
   private let lock = NSLock()
-  private var current: Duration = .zero
+  /// Nanoseconds since creation. Read on every `expectDeallocation`, so it
+  /// is an atomic rather than state behind the lock.
+  private let nanoseconds = Atomic<Int64>(0)
+  private var current: Duration {
+    get { .nanoseconds(nanoseconds.load(ordering: .acquiring)) }
+    set {
+      let (seconds, attoseconds) = newValue.components
+      nanoseconds.store(seconds * 1_000_000_000 + attoseconds / 1_000_000_000, ordering: .releasing)
+    }
+  }
   private var queue: [ScheduledWork] = []
   private var nextSequence: UInt64 = 0
 

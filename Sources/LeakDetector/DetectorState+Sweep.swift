@@ -17,16 +17,13 @@ extension DetectorState {
 
     resolveWatched(now: now, into: &batch)
 
-    for expectation in popDue(now: now) {
-      guard let object = expectation.object else { continue }  // deallocated in time
+    for (expectation, object, expectedAt) in popDue(now: now) {
       if withdrawn.remove(expectation.id) != nil { continue }
       if let ignored = ignoredObjects[ObjectIdentifier(object)], ignored.object === object { continue }
       // Already reported and still open: not a second leak.
       if watched.contains(where: { $0.record.isOpen && $0.object === object }) { continue }
       batch.candidates.append(
-        .init(
-          object: object, id: expectation.id, parent: expectation.parent,
-          expectedAt: expectation.expectedAt))
+        .init(object: object, id: expectation.id, parent: expectation.parent, expectedAt: expectedAt))
     }
     if !withdrawn.isEmpty, pendingCount == 0 { withdrawn.removeAll() }
 

@@ -3,11 +3,12 @@ import LeakClock
 /// Everything the detector knows, guarded by its mutex.
 struct DetectorState {
   /// An object expected to deallocate by `deadline`.
+  /// 40 bytes: the moment it was expected is `deadline - bucket.delay`.
   struct Expectation {
-    weak var object: AnyObject?
+    /// Released exactly once: when popped by a sweep, or when the detector goes away.
+    let reference: UnownedObject
     let id: UInt64
     let parent: UInt64
-    let expectedAt: Duration
     let deadline: Duration
   }
 
@@ -21,18 +22,15 @@ struct DetectorState {
     var front: Expectation? { head < items.count ? items[head] : nil }
     var count: Int { items.count - head }
 
-    mutating func popFront() -> Expectation {
-      defer {
-        head += 1
-        if head == items.count {
-          items.removeAll(keepingCapacity: items.count <= 4096)
-          head = 0
-        } else if head >= 4096, head * 2 >= items.count {
-          items.removeFirst(head)
-          head = 0
-        }
+    /// Drops popped items once they are the larger part of the storage.
+    mutating func compact() {
+      if head == items.count {
+        items.removeAll(keepingCapacity: items.count <= 4096)
+        head = 0
+      } else if head >= 4096, head * 2 >= items.count {
+        items.removeFirst(head)
+        head = 0
       }
-      return items[head]
     }
   }
 
@@ -78,7 +76,7 @@ struct DetectorState {
     nextID += 1
     let deadline = now + delay
     let expectation = Expectation(
-      object: object, id: id, parent: parent, expectedAt: now, deadline: deadline)
+      reference: UnownedObject(object), id: id, parent: parent, deadline: deadline)
     if let index = buckets.firstIndex(where: { $0.delay == delay }) {
       buckets[index].items.append(expectation)
     } else {
@@ -93,7 +91,7 @@ struct DetectorState {
 
   mutating func withdraw(_ object: AnyObject) {
     for bucket in buckets {
-      for item in bucket.items[bucket.head...] where item.object === object {
+      for item in bucket.items[bucket.head...] where item.reference.refers(to: object) {
         withdrawn.insert(item.id)
       }
     }
@@ -120,27 +118,42 @@ struct DetectorState {
 
   var nextSweepDeadline: Duration? { scheduledSweep }
 
-  /// Pops every expectation due at `now`, in deadline order across buckets.
-  mutating func popDue(now: Duration) -> [Expectation] {
-    var due: [Expectation] = []
-    while true {
-      var best: Int?
-      for index in buckets.indices {
-        guard let front = buckets[index].front, front.deadline <= now else { continue }
-        if let current = best, let other = buckets[current].front,
-          (other.deadline, other.id) <= (front.deadline, front.id)
-        {
-          continue
+  /// Pops every expectation due at `now` and returns those whose object is
+  /// still alive, in deadline order across buckets. Dead ones cost one failed
+  /// `tryRetain` and the release of our unowned reference.
+  mutating func popDue(now: Duration) -> [(Expectation, AnyObject, expectedAt: Duration)] {
+    var alive: [(Expectation, AnyObject, expectedAt: Duration)] = []
+    for index in buckets.indices {
+      let delay = buckets[index].delay
+      let start = buckets[index].head
+      let end = buckets[index].items.withUnsafeBufferPointer { items in
+        var head = start
+        while head < items.count, items[head].deadline <= now {
+          let item = items[head]
+          head += 1
+          guard let object = item.reference.load() else { continue }
+          alive.append((item, object, item.deadline - delay))
         }
-        best = index
+        return head
       }
-      guard let index = best else { break }
-      due.append(buckets[index].popFront())
+      buckets[index].head = end
+      buckets[index].compact()
     }
-    return due
+    if buckets.count > 1 {
+      alive.sort { ($0.0.deadline, $0.0.id) < ($1.0.deadline, $1.0.id) }
+    }
+    return alive
   }
 
   var pendingCount: Int { buckets.reduce(0) { $0 + $1.count } }
+
+  /// Releases every open expectation's reference; called when the detector goes away.
+  mutating func releaseAll() {
+    for bucket in buckets {
+      for item in bucket.items[bucket.head...] { item.reference.release() }
+    }
+    buckets = []
+  }
 
   func snapshot(now: Duration) -> LeakReport {
     LeakReport(

@@ -63,6 +63,10 @@ public final class LeakDetector: Sendable {
     self.state = Locked(DetectorState(ignoredTypeNames: configuration.ignoredTypeNames))
   }
 
+  deinit {
+    state.withLock { $0.releaseAll() }
+  }
+
   // MARK: Expectations
 
   /// Expects `object` to deallocate within the grace delay.
@@ -73,10 +77,13 @@ public final class LeakDetector: Sendable {
   public func expectDeallocation(of object: AnyObject, after delay: Duration? = nil) {
     let delay = delay ?? configuration.graceDelay
     let now = scheduler.now
-    let (schedule, id) = state.withLock { state in
-      state.enqueue(object, parent: 0, now: now, delay: delay)
+    let schedule = state.withLock { state in
+      state.enqueue(object, parent: 0, now: now, delay: delay).scheduleSweep
     }
-    finishEnqueue(schedule: schedule, objects: [(object, id)], now: now)
+    if hasSubscribers {
+      deliver([state.withLock { $0.expectedEvent(for: object, now: now) }])
+    }
+    if schedule { scheduleSweep(at: now + delay) }
   }
 
   /// Expects `root` and every descendant reached through `children` to deallocate.
@@ -107,7 +114,7 @@ public final class LeakDetector: Sendable {
       }
       index += 1
     }
-    let (schedule, ids) = state.withLock { state in
+    let schedule = state.withLock { state in
       var ids: [UInt64] = []
       ids.reserveCapacity(nodes.count)
       var schedule = false
@@ -117,25 +124,18 @@ public final class LeakDetector: Sendable {
         schedule = schedule || needsSweep
         ids.append(id)
       }
-      return (schedule, ids)
+      return schedule
     }
-    finishEnqueue(schedule: schedule, objects: zip(nodes, ids).map { ($0.object, $1) }, now: now)
+    if hasSubscribers {
+      deliver(state.withLock { state in nodes.map { state.expectedEvent(for: $0.object, now: now) } })
+    }
+    if schedule { scheduleSweep(at: now + delay) }
   }
 
   /// Withdraws open expectations for `object`, for example because a closed
   /// screen was shown again before its grace delay ran out.
   public func withdrawExpectations(for object: AnyObject) {
     state.withLock { $0.withdraw(object) }
-  }
-
-  private func finishEnqueue(schedule: Bool, objects: [(AnyObject, UInt64)], now: Duration) {
-    if hasSubscribers {
-      let events = state.withLock { state in
-        objects.map { object, _ in state.expectedEvent(for: object, now: now) }
-      }
-      deliver(events)
-    }
-    if schedule { scheduleSweep(at: state.withLock { $0.nextSweepDeadline ?? now }) }
   }
 
   // MARK: Reading the state

@@ -1,0 +1,2 @@
+// Declarations only: the functions live in the Swift runtime.
+#include "CLeakRuntime.h"
