@@ -5,7 +5,8 @@ let package = Package(
   name: "LeakLab",
   platforms: [.macOS(.v15)],
   products: [
-    .library(name: "LeakClock", targets: ["LeakClock"])
+    .library(name: "LeakClock", targets: ["LeakClock"]),
+    .library(name: "RetainGraph", targets: ["RetainGraph"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
@@ -14,14 +15,22 @@ let package = Package(
     // MARK: Time
     .target(name: "LeakClock"),
 
+    // MARK: Retain paths (the runtime's Remote Mirror library, used in-process)
+    .target(
+      name: "CRemoteMirror",
+      linkerSettings: [.linkedLibrary("swiftRemoteMirror"), .linkedLibrary("dl")]
+    ),
+    .target(name: "RetainGraph", dependencies: ["CRemoteMirror"]),
+
     // MARK: Benchmarks (`make bench`)
     .executableTarget(
       name: "LeakLabBenchmarks",
-      dependencies: ["LeakClock"]
+      dependencies: ["LeakClock", "RetainGraph"]
     ),
 
     // MARK: Tests
     .testTarget(name: "LeakClockTests", dependencies: ["LeakClock"]),
+    .testTarget(name: "RetainGraphTests", dependencies: ["RetainGraph"]),
   ]
 )
 
