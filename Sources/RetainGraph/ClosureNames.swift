@@ -38,7 +38,7 @@ enum ClosureNames {
   /// closure (`App.Screen.handle(response: Swift.Int) -> ()`) becomes
   /// `Screen.handle(response:)`.
   static func simplify(_ demangled: String) -> String {
-    var text = Substring(demangled)
+    var text = Substring(TypeNames.removingDiscriminators(demangled))
     for prefix in ["partial apply forwarder for ", "reabstraction thunk helper from ", "thunk for "]
     where text.hasPrefix(prefix) {
       text = text.dropFirst(prefix.count)

@@ -13,7 +13,7 @@ enum TypeNames {
   }
 
   /// `(Screen in _1A2B)` and `(Screen in $7f00)` become `Screen`.
-  private static func removingDiscriminators(_ text: String) -> String {
+  static func removingDiscriminators(_ text: String) -> String {
     var result = ""
     var rest = Substring(text)
     while let open = rest.firstIndex(of: "(") {

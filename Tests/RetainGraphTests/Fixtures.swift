@@ -74,3 +74,104 @@ final class InstanceNames: Sendable {
     return name
   }
 }
+
+// MARK: Closures
+
+final class Helper {}
+
+final class Owner {
+  var handler: () -> Void = {}
+  var callbacks: [() -> Void] = []
+  var count = 0
+
+  func captureSeveral() {
+    let first = Helper()
+    let second = Helper()
+    handler = { _ = (first, second, self) }
+  }
+
+  func captureOnlySelf() {
+    handler = { self.count += 1 }
+  }
+
+  func captureVar() {
+    var owner: Owner? = nil
+    handler = { owner?.count += 1 }
+    owner = self
+  }
+
+  func addCallbacks() {
+    callbacks.append {}
+    callbacks.append { self.count += 1 }
+  }
+}
+
+// MARK: Values that hold references
+
+protocol Delegate: AnyObject {}
+protocol Describable {}
+
+final class Screen: Delegate, Describable, Hashable {
+  var model: Model?
+
+  static func == (lhs: Screen, rhs: Screen) -> Bool { lhs === rhs }
+  func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+}
+
+enum Loading {
+  case idle
+  case loading(Screen)
+  case failed(code: Int)
+}
+
+struct Wrapper {
+  var number = 1
+  var screen: Screen
+}
+
+final class Model {
+  var byName: [String: Screen] = [:]
+  var members: Set<Screen> = []
+  var optional: Screen?
+  var delegate: (any Delegate)?
+  var anyObject: AnyObject?
+  var any: Any = 0
+  var describable: (any Describable)?
+  var state = Loading.idle
+  var wrapped: Wrapper?
+  var tuple: (Int, Screen?) = (0, nil)
+}
+
+class BaseViewModel {
+  var screen: Screen?
+}
+
+final class DetailViewModel: BaseViewModel {
+  var title = "Detail"
+}
+
+final class Strengths {
+  var strong: Helper
+  weak var weak: Helper?
+  unowned var unowned: Helper
+  unowned(unsafe) var unmanaged: Helper
+
+  init(_ helper: Helper) {
+    strong = helper
+    weak = helper
+    unowned = helper
+    unmanaged = helper
+  }
+}
+
+// MARK: Roots
+
+/// A scheduler's pending work, like LeakLab's manual scheduler.
+final class PendingWork {
+  var blocks: [() -> Void] = []
+
+  func schedule(_ block: @escaping () -> Void) { blocks.append(block) }
+}
+
+/// A screen that observes notifications (Sendable, as the observer block is `@Sendable`).
+final class SettingsScreen: Sendable {}
