@@ -100,6 +100,38 @@ size_t rm_read(uintptr_t address, void *destination, size_t size, bool safeReads
   return copied > 0 ? (size_t)copied : 0;
 }
 
+void rm_readWords(const uintptr_t *addresses, uintptr_t *words, size_t count, bool safeReads) {
+  enum { Batch = 256 };
+  struct iovec local[Batch], remote[Batch];
+  size_t index = 0;
+  while (index < count) {
+    size_t batch = 0;
+    while (batch < Batch && index + batch < count) {
+      uintptr_t address = addresses[index + batch];
+      words[index + batch] = 0;
+      if (!rm_plausibleAddress(address, sizeof(uintptr_t))) break;
+      local[batch].iov_base = &words[index + batch];
+      local[batch].iov_len = sizeof(uintptr_t);
+      remote[batch].iov_base = (void *)address;
+      remote[batch].iov_len = sizeof(uintptr_t);
+      batch++;
+    }
+    if (batch == 0) {
+      index++;  // an implausible address: left at 0
+      continue;
+    }
+    if (!safeReads) {
+      for (size_t item = 0; item < batch; item++) words[index + item] = *(const uintptr_t *)addresses[index + item];
+      index += batch;
+      continue;
+    }
+    ssize_t copied = process_vm_readv(getpid(), local, batch, remote, batch, 0);
+    size_t complete = copied > 0 ? (size_t)copied / sizeof(uintptr_t) : 0;
+    // The read stops at the first failing address: skip it, carry on after it.
+    index += complete < batch ? complete + 1 : batch;
+  }
+}
+
 static const void *rm_safeReadBytes(void *reader, uint64_t address, uint64_t size, void **outFreeContext) {
   (void)reader;
   *outFreeContext = NULL;

@@ -40,10 +40,10 @@ final class ReflectionEngine: Sendable {
       var raw: [RawEdge] = []
       session.edges(of: address, strongOnly: false, into: &raw)
       var metadata: [UInt: UInt] = [:]
-      let references = raw.map { edge in
-        let reference = session.describe(edge)
-        if reference.target.kind == .object { metadata[edge.target] = session.metadata(of: edge.target) }
-        return reference
+      let targets = session.objectInfos(at: raw.map(\.target))
+      let references = zip(raw, targets).map { edge, target in
+        if target.info.kind == .object { metadata[edge.target] = target.metadata }
+        return session.describe(edge, target: target.info)
       }
       return (references, metadata)
     }
@@ -82,11 +82,11 @@ final class ReflectionEngine: Sendable {
           report.isTruncated = report.isTruncated || outcome.isTruncated
           if let path = outcome.path, let first = path.first {
             report.kind = attempt.kind
-            report.start = session.objectInfo(at: first.from)
-            report.steps = path.map { session.describe($0.edge) }
-            for node in [first.from] + path.map(\.edge.target)
-            where session.layout(ofObjectAt: node)?.kind == .object {
-              report.metadata[node] = session.metadata(of: node)
+            let nodes = session.objectInfos(at: [first.from] + path.map(\.edge.target))
+            report.start = nodes[0].info
+            report.steps = zip(path, nodes.dropFirst()).map { session.describe($0.edge, target: $1.info) }
+            for node in nodes where node.info.kind == .object {
+              report.metadata[node.info.address] = node.metadata
             }
             return report
           }
@@ -99,9 +99,8 @@ final class ReflectionEngine: Sendable {
 
 extension ReflectionSession {
   /// A raw edge as a reference, with its target described but not named.
-  func describe(_ edge: RawEdge) -> Reference {
-    let target = objectInfo(at: edge.target)
-    return Reference(
+  func describe(_ edge: RawEdge, target: ObjectInfo) -> Reference {
+    Reference(
       label: edge.label, strength: edge.strength, isConservative: edge.isConservative,
       closure: edge.function != 0 ? ClosureNames.name(of: edge.function) : nil, target: target)
   }

@@ -23,19 +23,26 @@ extension ReflectionSession {
   /// references are skipped.
   @discardableResult
   func edges(of address: UInt, strongOnly: Bool, into edges: inout [RawEdge]) -> HeapLayout? {
-    guard let metadata = metadata(of: address) else { return nil }
+    guard Self.isPlausibleObject(address) else { return nil }
+    // One read usually covers the header and every field.
+    var copied = read(address, into: window, count: Self.firstReadSize)
+    guard copied >= 16 else { return nil }
+    let metadata = window.load(as: UInt.self)
+    guard Self.isPlausibleObject(metadata) else { return nil }
     let layout = layout(metadata: metadata, instance: address)
     let firstPrecise = edges.count
     if let layout {
       switch layout.shape {
       case .fields(let slots):
-        let copied = read(address, into: window, count: min(layout.size, Self.windowSize))
+        if layout.size > copied {
+          copied = read(address, into: window, count: min(layout.size, Self.windowSize))
+        }
         let view = MemoryWindow(base: address, bytes: UnsafeRawPointer(window), count: copied)
         apply(slots, base: address, window: view, prefix: nil, strongOnly: strongOnly, depth: 0, into: &edges)
       case .empty:
         break
       default:
-        appendElements(ofStorage: address, layout: layout, prefix: "", strongOnly: strongOnly, into: &edges)
+        appendElements(ofStorage: address, prefix: "", strongOnly: strongOnly, into: &edges)
       }
     }
     if layout?.scansConservatively ?? true {
@@ -85,12 +92,10 @@ extension ReflectionSession {
             label: compose(prefix, label), target: context, strength: .strong, isConservative: false,
             function: function))
       case .collection(_, let label):
-        guard let storage = window.word(at: address) ?? word(at: address), Self.isPlausibleObject(storage),
-          let layout = layout(ofObjectAt: storage)
+        guard let storage = window.word(at: address) ?? word(at: address), Self.isPlausibleObject(storage)
         else { continue }
         appendElements(
-          ofStorage: storage, layout: layout, prefix: compose(prefix, label), strongOnly: strongOnly,
-          into: &edges)
+          ofStorage: storage, prefix: compose(prefix, label), strongOnly: strongOnly, into: &edges)
       case .dynamic(_, let typeRef, let isEnum, let label):
         let inner: ValueSlots
         var start = address
@@ -121,18 +126,34 @@ extension ReflectionSession {
 
   /// Appends the references held by the elements of an `Array`, `Dictionary` or `Set` storage.
   private func appendElements(
-    ofStorage storage: UInt, layout: HeapLayout, prefix: String, strongOnly: Bool,
-    into edges: inout [RawEdge]
+    ofStorage storage: UInt, prefix: String, strongOnly: Bool, into edges: inout [RawEdge]
   ) {
+    // One read covers the header, the hash bitmap or the first elements.
+    let header = UnsafeMutableRawPointer.allocate(byteCount: Self.firstReadSize, alignment: 16)
+    defer { header.deallocate() }
+    let copied = read(storage, into: header, count: Self.firstReadSize)
+    guard copied >= 64 else { return }
+    let headerView = MemoryWindow(base: storage, bytes: UnsafeRawPointer(header), count: copied)
+    let metadata = header.load(as: UInt.self)
+    guard Self.isPlausibleObject(metadata), let layout = layout(metadata: metadata, instance: storage) else {
+      return
+    }
     switch layout.shape {
     case .arrayStorage(let element, let stride):
-      guard !element.slots.isEmpty, stride > 0, let count = word(at: storage + 16), count <= 1 << 24 else {
-        return
+      guard !element.slots.isEmpty, stride > 0, let count = headerView.word(at: storage + 16),
+        count <= 1 << 24
+      else { return }
+      let firstElements = min(Int(count), (copied - 32) / stride)
+      for offset in 0..<firstElements {
+        apply(
+          element.slots, base: storage + 32 + UInt(offset * stride), window: headerView,
+          prefix: compose(prefix, "[\(offset)]"), strongOnly: strongOnly, depth: 1, into: &edges)
       }
+      guard firstElements < Int(count) else { return }
       let perChunk = max(1, Self.maximumObjectSize / stride)
       let buffer = UnsafeMutableRawPointer.allocate(byteCount: perChunk * stride, alignment: 16)
       defer { buffer.deallocate() }
-      var index = 0
+      var index = firstElements
       while index < Int(count) {
         let chunk = min(perChunk, Int(count) - index)
         let start = storage + 32 + UInt(index * stride)
@@ -146,9 +167,9 @@ extension ReflectionSession {
         index += chunk
       }
     case .dictionaryStorage(let key, let keyStride, let value, let valueStride):
-      let keys = word(at: storage + 48) ?? 0
-      let values = word(at: storage + 56) ?? 0
-      forEachOccupiedBucket(storage, bitmapOffset: 64) { ordinal, bucket in
+      let keys = headerView.word(at: storage + 48) ?? 0
+      let values = headerView.word(at: storage + 56) ?? 0
+      forEachOccupiedBucket(storage, header: headerView, bitmapOffset: 64) { ordinal, bucket in
         if !key.slots.isEmpty {
           apply(
             key.slots, base: keys + bucket * UInt(keyStride), window: .none,
@@ -162,8 +183,8 @@ extension ReflectionSession {
       }
     case .setStorage(let element, let stride):
       guard !element.slots.isEmpty else { return }
-      let elements = word(at: storage + 48) ?? 0
-      forEachOccupiedBucket(storage, bitmapOffset: 56) { ordinal, bucket in
+      let elements = headerView.word(at: storage + 48) ?? 0
+      forEachOccupiedBucket(storage, header: headerView, bitmapOffset: 56) { ordinal, bucket in
         apply(
           element.slots, base: elements + bucket * UInt(stride), window: .none,
           prefix: compose(prefix, "[\(ordinal)]"), strongOnly: strongOnly, depth: 1, into: &edges)
@@ -174,13 +195,18 @@ extension ReflectionSession {
   }
 
   /// Calls `body` with the ordinal and bucket index of each occupied bucket of a hashed storage.
-  private func forEachOccupiedBucket(_ storage: UInt, bitmapOffset: UInt, _ body: (Int, UInt) -> Void) {
-    guard let scale = byte(at: storage + 32), scale < 32 else { return }
+  private func forEachOccupiedBucket(
+    _ storage: UInt, header: MemoryWindow, bitmapOffset: UInt, _ body: (Int, UInt) -> Void
+  ) {
+    guard let scaleWord = header.word(at: storage + 32) else { return }
+    let scale = scaleWord & 0xFF
+    guard scale < 32 else { return }
     let bucketCount = 1 << Int(scale)
     let wordCount = (bucketCount + 63) / 64
     var ordinal = 0
     for wordIndex in 0..<wordCount {
-      guard var bits = word(at: storage + bitmapOffset + UInt(wordIndex * 8)) else { return }
+      let address = storage + bitmapOffset + UInt(wordIndex * 8)
+      guard var bits = header.word(at: address) ?? word(at: address) else { return }
       while bits != 0 {
         let bit = bits.trailingZeroBitCount
         bits &= bits - 1

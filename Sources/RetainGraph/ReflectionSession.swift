@@ -14,6 +14,8 @@ final class ReflectionSession {
   /// Bytes of the object being described.
   let window: UnsafeMutableRawPointer
   static let windowSize = 4096
+  /// Bytes read first from an object: its header and, usually, all its fields.
+  static let firstReadSize = 512
   /// Largest object region read at once.
   static let maximumObjectSize = 1 << 16
 
@@ -70,9 +72,26 @@ final class ReflectionSession {
 
   /// Describes the node at `address` for the caller.
   func objectInfo(at address: UInt) -> ObjectInfo {
-    let layout = layout(ofObjectAt: address)
-    return ObjectInfo(
-      address: address, typeName: layout?.typeName ?? "heap object", kind: layout?.kind ?? .other)
+    objectInfos(at: [address])[0].info
+  }
+
+  /// Describes the nodes at `addresses`, reading their metadata in one batch;
+  /// also returns each one's metadata address (0 if unreadable).
+  func objectInfos(at addresses: [UInt]) -> [(info: ObjectInfo, metadata: UInt)] {
+    var words = [UInt](repeating: 0, count: addresses.count)
+    addresses.withUnsafeBufferPointer { addresses in
+      words.withUnsafeMutableBufferPointer { words in
+        rm_readWords(addresses.baseAddress, words.baseAddress, addresses.count, safeReads)
+      }
+    }
+    return zip(addresses, words).map { address, metadata in
+      let layout =
+        Self.isPlausibleObject(address) && Self.isPlausibleObject(metadata)
+        ? layout(metadata: metadata, instance: address) : nil
+      let info = ObjectInfo(
+        address: address, typeName: layout?.typeName ?? "heap object", kind: layout?.kind ?? .other)
+      return (info, layout == nil ? 0 : metadata)
+    }
   }
 
   /// Checks that the library numbers layout kinds as this package expects.

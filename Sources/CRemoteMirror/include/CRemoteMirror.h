@@ -117,6 +117,10 @@ RMContextRef rm_createContext(bool safeReads);
 /// mapping, 0 on failure). Sizes above 1 MiB are rejected.
 size_t rm_read(uintptr_t address, void *destination, size_t size, bool safeReads);
 
+/// Reads the word at each of `addresses` into `words` (0 where unreadable),
+/// in as few system calls as possible.
+void rm_readWords(const uintptr_t *addresses, uintptr_t *words, size_t count, bool safeReads);
+
 /// The usable size of the malloc block that starts at `address`, or 0 when
 /// `address` does not look like the start of a heap block.
 size_t rm_mallocUsableSize(uintptr_t address);

@@ -1,0 +1,54 @@
+/// The median duration of `repetitions` runs of `body`.
+func measure(repetitions: Int, _ body: () -> Void) -> Duration {
+  let clock = ContinuousClock()
+  var durations: [Duration] = []
+  for _ in 0..<max(1, repetitions) {
+    durations.append(clock.measure(body))
+  }
+  durations.sort()
+  return durations[durations.count / 2]
+}
+
+/// Prints a table with a title, a header row and left-aligned columns.
+func printTable(title: String, header: [String], rows: [[String]]) {
+  let columns = header.indices.map { column in
+    ([header] + rows).map { $0.indices.contains(column) ? $0[column].count : 0 }.max() ?? 0
+  }
+  func line(_ cells: [String]) -> String {
+    cells.enumerated().map { column, cell in
+      cell.padding(toLength: columns[column])
+    }.joined(separator: "  ")
+  }
+  print("\n\(title)")
+  print(line(header))
+  print(columns.map { String(repeating: "-", count: $0) }.joined(separator: "  "))
+  for row in rows { print(line(row)) }
+}
+
+/// A duration in the most readable unit: `850 ns`, `4.2 µs`, `12.5 ms`, `1.20 s`.
+func format(_ duration: Duration) -> String {
+  let nanoseconds = Double(duration.components.seconds) * 1e9 + Double(duration.components.attoseconds) / 1e9
+  switch nanoseconds {
+  case ..<1_000: return "\(Int(nanoseconds.rounded())) ns"
+  case ..<1_000_000: return "\(rounded(nanoseconds / 1_000)) µs"
+  case ..<1_000_000_000: return "\(rounded(nanoseconds / 1_000_000)) ms"
+  default: return "\(rounded(nanoseconds / 1_000_000_000)) s"
+  }
+}
+
+/// `slower / faster` as `12.3x`.
+func ratio(_ slower: Duration, _ faster: Duration) -> String {
+  guard faster > .zero else { return "-" }
+  return "\(rounded(slower / faster))x"
+}
+
+private func rounded(_ value: Double) -> String {
+  let scaled = (value * 10).rounded() / 10
+  return scaled == scaled.rounded() ? "\(Int(scaled))" : "\(scaled)"
+}
+
+extension String {
+  fileprivate func padding(toLength length: Int) -> String {
+    count >= length ? self : self + String(repeating: " ", count: length - count)
+  }
+}
