@@ -8,6 +8,7 @@ let package = Package(
     .library(name: "LeakClock", targets: ["LeakClock"]),
     .library(name: "LeakDetector", targets: ["LeakDetector"]),
     .library(name: "ScreenKit", targets: ["ScreenKit"]),
+    .library(name: "RetainGraph", targets: ["RetainGraph"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
@@ -21,16 +22,24 @@ let package = Package(
     .target(name: "LeakDetector", dependencies: ["LeakClock", "CLeakRuntime"]),
     .target(name: "ScreenKit", dependencies: ["LeakClock"]),
 
+    // MARK: Retain paths (the runtime's Remote Mirror library, used in-process)
+    .target(
+      name: "CRemoteMirror",
+      linkerSettings: [.linkedLibrary("swiftRemoteMirror"), .linkedLibrary("dl")]
+    ),
+    .target(name: "RetainGraph", dependencies: ["CRemoteMirror"]),
+
     // MARK: Benchmarks (`make bench`)
     .executableTarget(
       name: "LeakLabBenchmarks",
-      dependencies: ["LeakClock", "LeakDetector"]
+      dependencies: ["LeakClock", "LeakDetector", "RetainGraph"]
     ),
 
     // MARK: Tests
     .testTarget(name: "LeakClockTests", dependencies: ["LeakClock"]),
     .testTarget(name: "LeakDetectorTests", dependencies: ["LeakDetector", "LeakClock"]),
     .testTarget(name: "ScreenKitTests", dependencies: ["ScreenKit", "LeakDetector", "LeakClock"]),
+    .testTarget(name: "RetainGraphTests", dependencies: ["RetainGraph"]),
   ]
 )
 

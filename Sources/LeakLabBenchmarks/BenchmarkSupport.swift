@@ -1,53 +1,62 @@
-/// Small timing helpers for `make bench`: medians of repeated runs, printed as tables.
-enum Bench {
-  /// Runs `body` `repetitions` times and returns the median of the durations it reports.
-  static func median(repetitions: Int, _ body: () -> Duration) -> Duration {
-    precondition(repetitions > 0)
-    let samples = (0..<repetitions).map { _ in body() }.sorted()
-    return samples[samples.count / 2]
-  }
+/// The median duration of `repetitions` runs of `body`.
+func measure(repetitions: Int, _ body: () -> Void) -> Duration {
+  let clock = ContinuousClock()
+  return median(repetitions: repetitions) { clock.measure(body) }
+}
 
-  /// Measures one call of `body` on the monotonic clock.
-  static func time(_ body: () -> Void) -> Duration {
-    ContinuousClock().measure(body)
-  }
+/// The median of the durations `body` reports over `repetitions` runs, for a
+/// benchmark that times only part of each run (setup and teardown excluded).
+func median(repetitions: Int, _ body: () -> Duration) -> Duration {
+  let durations = (0..<max(1, repetitions)).map { _ in body() }.sorted()
+  return durations[durations.count / 2]
+}
 
-  /// Prints a table with a title, right-aligned columns and a rule under the header.
-  static func printTable(title: String, header: [String], rows: [[String]]) {
-    let columns = header.indices.map { column in
-      ([header[column]] + rows.map { $0[column] }).map(\.count).max() ?? 0
-    }
-    func line(_ cells: [String]) -> String {
-      zip(cells, columns).map { String(repeating: " ", count: $1 - $0.count) + $0 }
-        .joined(separator: "  ")
-    }
-    print("\n\(title)")
-    print(line(header))
-    print(String(repeating: "-", count: columns.reduce(0, +) + 2 * (columns.count - 1)))
-    for row in rows { print(line(row)) }
+/// Nanoseconds per item, with one decimal: `48.3`.
+func nanosecondsPerItem(_ duration: Duration, _ count: Int) -> String {
+  let nanoseconds = Double(duration.components.seconds) * 1e9 + Double(duration.components.attoseconds) / 1e9
+  return "\((nanoseconds / Double(count) * 10).rounded() / 10)"
+}
+
+/// Prints a table with a title, a header row and left-aligned columns.
+func printTable(title: String, header: [String], rows: [[String]]) {
+  let columns = header.indices.map { column in
+    ([header] + rows).map { $0.indices.contains(column) ? $0[column].count : 0 }.max() ?? 0
+  }
+  func line(_ cells: [String]) -> String {
+    cells.enumerated().map { column, cell in
+      cell.padding(toLength: columns[column])
+    }.joined(separator: "  ")
+  }
+  print("\n\(title)")
+  print(line(header))
+  print(columns.map { String(repeating: "-", count: $0) }.joined(separator: "  "))
+  for row in rows { print(line(row)) }
+}
+
+/// A duration in the most readable unit: `850 ns`, `4.2 µs`, `12.5 ms`, `1.20 s`.
+func format(_ duration: Duration) -> String {
+  let nanoseconds = Double(duration.components.seconds) * 1e9 + Double(duration.components.attoseconds) / 1e9
+  switch nanoseconds {
+  case ..<1_000: return "\(Int(nanoseconds.rounded())) ns"
+  case ..<1_000_000: return "\(rounded(nanoseconds / 1_000)) µs"
+  case ..<1_000_000_000: return "\(rounded(nanoseconds / 1_000_000)) ms"
+  default: return "\(rounded(nanoseconds / 1_000_000_000)) s"
   }
 }
 
-extension Duration {
-  /// Nanoseconds as a `Double`.
-  var nanoseconds: Double {
-    let (seconds, attoseconds) = components
-    return Double(seconds) * 1e9 + Double(attoseconds) / 1e9
-  }
+/// `slower / faster` as `12.3x`.
+func ratio(_ slower: Duration, _ faster: Duration) -> String {
+  guard faster > .zero else { return "-" }
+  return "\(rounded(slower / faster))x"
 }
 
-extension Double {
-  /// A number with `digits` decimals.
-  func fixed(_ digits: Int) -> String {
-    var scale = 1.0
-    for _ in 0..<digits { scale *= 10 }
-    let rounded = (self * scale).rounded() / scale
-    var text = "\(rounded)"
-    if let dot = text.firstIndex(of: ".") {
-      let decimals = text.distance(from: dot, to: text.endIndex) - 1
-      if decimals < digits { text += String(repeating: "0", count: digits - decimals) }
-      if digits == 0 { text = String(text[..<dot]) }
-    }
-    return text
+private func rounded(_ value: Double) -> String {
+  let scaled = (value * 10).rounded() / 10
+  return scaled == scaled.rounded() ? "\(Int(scaled))" : "\(scaled)"
+}
+
+extension String {
+  fileprivate func padding(toLength length: Int) -> String {
+    count >= length ? self : self + String(repeating: " ", count: length - count)
   }
 }

@@ -14,15 +14,14 @@ enum DetectorBenchmarks {
     for exponent in 3...6 {
       let count = Int(pow10(exponent))
       let repetitions = exponent == 6 ? 3 : 5
-      let sweep = Bench.median(repetitions: repetitions) { detectorExpectAndSweep(count) }
-      let dispatch = Bench.median(repetitions: repetitions) { dispatchBlockPerObject(count) }
-      let sweepPer = sweep.nanoseconds / Double(count)
-      let dispatchPer = dispatch.nanoseconds / Double(count)
+      let sweep = median(repetitions: repetitions) { detectorExpectAndSweep(count) }
+      let dispatch = median(repetitions: repetitions) { dispatchBlockPerObject(count) }
       rows.append([
-        "10^\(exponent)", sweepPer.fixed(1), dispatchPer.fixed(1), (dispatchPer / sweepPer).fixed(1) + "x",
+        "10^\(exponent)", nanosecondsPerItem(sweep, count), nanosecondsPerItem(dispatch, count),
+        ratio(dispatch, sweep),
       ])
     }
-    Bench.printTable(
+    printTable(
       title: "LeakDetector: expect + sweep, ns per object (median)",
       header: ["open expectations", "detector sweep", "dispatch block per object", "ratio"],
       rows: rows)
@@ -38,11 +37,11 @@ enum DetectorBenchmarks {
     let scheduler = ManualScheduler()
     let detector = LeakDetector(scheduler: scheduler)
     var objects = (0..<count).map { _ in Tracked() }
-    let expecting = Bench.time {
+    let expecting = ContinuousClock().measure {
       for object in objects { detector.expectDeallocation(of: object) }
     }
     objects = []  // deallocation is the app's cost, not the detector's
-    let sweeping = Bench.time { scheduler.advance(by: .seconds(1)) }
+    let sweeping = ContinuousClock().measure { scheduler.advance(by: .seconds(1)) }
     precondition(detector.report.pendingExpectations == 0 && detector.report.leaks.isEmpty)
     _ = objects
     return expecting + sweeping
@@ -56,7 +55,7 @@ enum DetectorBenchmarks {
     let leaks = Counter()
     var objects = (0..<count).map { _ in Tracked() }
     queue.suspend()
-    let scheduling = Bench.time {
+    let scheduling = ContinuousClock().measure {
       for object in objects {
         group.enter()
         queue.asyncAfter(deadline: .now()) { [weak object] in
@@ -66,7 +65,7 @@ enum DetectorBenchmarks {
       }
     }
     objects = []
-    let running = Bench.time {
+    let running = ContinuousClock().measure {
       queue.resume()
       group.wait()
     }

@@ -4,3 +4,4 @@ print("LeakLab benchmarks (release build)")
 MainActor.assumeIsolated {
   DetectorBenchmarks.run()
 }
+runRetainGraphBenchmarks()

@@ -1,0 +1,233 @@
+// LeakLab's small C layer over the Remote Mirror library: context creation
+// with in-process memory readers, image registration, safe reads, malloc
+// block sizes and ELF `.symtab` lookups for closure names.
+#define _GNU_SOURCE
+#include "CRemoteMirror.h"
+
+#include <dlfcn.h>
+#include <elf.h>
+#include <fcntl.h>
+#include <link.h>
+#include <malloc.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+// MARK: Private declarations of the library's context API
+
+typedef const void *(*RMReadBytes)(void *reader, uint64_t address, uint64_t size, void **outFreeContext);
+typedef void (*RMFreeBytes)(void *reader, const void *bytes, void *freeContext);
+typedef uint64_t (*RMStringLength)(void *reader, uint64_t address);
+typedef uint64_t (*RMSymbolAddress)(void *reader, const char *name, uint64_t length);
+
+RMContextRef swift_reflection_createReflectionContext(
+  void *reader, uint8_t pointerSize, RMFreeBytes freeBytes, RMReadBytes readBytes,
+  RMStringLength stringLength, RMSymbolAddress symbolAddress);
+
+typedef struct RMSection {
+  void *begin;
+  void *end;
+} RMSection;
+
+typedef struct RMSectionPair {
+  RMSection section;
+  uint64_t offset;  // deprecated by the library; always 0
+} RMSectionPair;
+
+typedef struct RMReflectionInfo {
+  RMSectionPair field;
+  RMSectionPair associatedTypes;
+  RMSectionPair builtinTypes;
+  RMSectionPair capture;
+  RMSectionPair typeReferences;
+  RMSectionPair reflectionStrings;
+  uint64_t localStartAddress;
+  uint64_t remoteStartAddress;
+} RMReflectionInfo;
+
+void swift_reflection_addReflectionInfo(RMContextRef context, RMReflectionInfo info);
+
+// The runtime's description of one image's metadata sections (SwiftShims'
+// MetadataSections, version 4 and later; only the prefix we read).
+typedef struct RMSectionRange {
+  uintptr_t start;
+  size_t length;
+} RMSectionRange;
+
+typedef struct RMMetadataSections {
+  uintptr_t version;
+  const void *baseAddress;
+  void *unused0;
+  void *unused1;
+  RMSectionRange protocols;
+  RMSectionRange protocolConformances;
+  RMSectionRange typeMetadata;
+  RMSectionRange typeref;
+  RMSectionRange reflstr;
+  RMSectionRange fieldmd;
+  RMSectionRange assocty;
+  RMSectionRange replace;
+  RMSectionRange replac2;
+  RMSectionRange builtin;
+  RMSectionRange capture;
+} RMMetadataSections;
+
+void swift_enumerateAllMetadataSections(
+  bool (*body)(const RMMetadataSections *sections, void *context), void *context);
+
+// MARK: Reads
+
+enum { RMMaximumRead = 1 << 20, RMMaximumString = 1 << 16 };
+
+static bool rm_plausibleAddress(uint64_t address, uint64_t size) {
+  return address >= 4096 && size <= RMMaximumRead && address + size > address
+    && address + size < 0x0000800000000000ULL;
+}
+
+size_t rm_read(uintptr_t address, void *destination, size_t size, bool safeReads) {
+  if (size == 0 || !rm_plausibleAddress(address, size)) return 0;
+  if (!safeReads) {
+    memcpy(destination, (const void *)address, size);
+    return size;
+  }
+  struct iovec local = {destination, size};
+  struct iovec remote = {(void *)address, size};
+  ssize_t copied = process_vm_readv(getpid(), &local, 1, &remote, 1, 0);
+  return copied > 0 ? (size_t)copied : 0;
+}
+
+void rm_readWords(const uintptr_t *addresses, uintptr_t *words, size_t count, bool safeReads) {
+  enum { Batch = 256 };
+  struct iovec local[Batch], remote[Batch];
+  size_t index = 0;
+  while (index < count) {
+    size_t batch = 0;
+    while (batch < Batch && index + batch < count) {
+      uintptr_t address = addresses[index + batch];
+      words[index + batch] = 0;
+      if (!rm_plausibleAddress(address, sizeof(uintptr_t))) break;
+      local[batch].iov_base = &words[index + batch];
+      local[batch].iov_len = sizeof(uintptr_t);
+      remote[batch].iov_base = (void *)address;
+      remote[batch].iov_len = sizeof(uintptr_t);
+      batch++;
+    }
+    if (batch == 0) {
+      index++;  // an implausible address: left at 0
+      continue;
+    }
+    if (!safeReads) {
+      for (size_t item = 0; item < batch; item++) words[index + item] = *(const uintptr_t *)addresses[index + item];
+      index += batch;
+      continue;
+    }
+    ssize_t copied = process_vm_readv(getpid(), local, batch, remote, batch, 0);
+    size_t complete = copied > 0 ? (size_t)copied / sizeof(uintptr_t) : 0;
+    // The read stops at the first failing address: skip it, carry on after it.
+    index += complete < batch ? complete + 1 : batch;
+  }
+}
+
+static const void *rm_safeReadBytes(void *reader, uint64_t address, uint64_t size, void **outFreeContext) {
+  (void)reader;
+  *outFreeContext = NULL;
+  if (!rm_plausibleAddress(address, size)) return NULL;
+  void *copy = malloc(size == 0 ? 1 : size);
+  if (copy == NULL) return NULL;
+  if (size != 0 && rm_read((uintptr_t)address, copy, size, true) != size) {
+    free(copy);
+    return NULL;
+  }
+  return copy;
+}
+
+static void rm_safeFreeBytes(void *reader, const void *bytes, void *freeContext) {
+  (void)reader;
+  (void)freeContext;
+  free((void *)bytes);
+}
+
+static uint64_t rm_safeStringLength(void *reader, uint64_t address) {
+  (void)reader;
+  char chunk[256];
+  uint64_t length = 0;
+  while (length < RMMaximumString) {
+    size_t copied = rm_read((uintptr_t)(address + length), chunk, sizeof chunk, true);
+    if (copied == 0) return 0;
+    const char *end = memchr(chunk, 0, copied);
+    if (end != NULL) return length + (uint64_t)(end - chunk);
+    length += copied;
+  }
+  return 0;
+}
+
+static const void *rm_directReadBytes(void *reader, uint64_t address, uint64_t size, void **outFreeContext) {
+  (void)reader;
+  *outFreeContext = NULL;
+  if (!rm_plausibleAddress(address, size)) return NULL;
+  return (const void *)(uintptr_t)address;
+}
+
+static uint64_t rm_directStringLength(void *reader, uint64_t address) {
+  (void)reader;
+  if (!rm_plausibleAddress(address, 1)) return 0;
+  return strnlen((const char *)(uintptr_t)address, RMMaximumString);
+}
+
+static uint64_t rm_symbolAddress(void *reader, const char *name, uint64_t length) {
+  (void)reader;
+  char buffer[512];
+  if (length >= sizeof buffer) return 0;
+  memcpy(buffer, name, length);
+  buffer[length] = 0;
+  return (uint64_t)(uintptr_t)dlsym(RTLD_DEFAULT, buffer);
+}
+
+// MARK: Context
+
+static RMSectionPair rm_pair(RMSectionRange range) {
+  RMSectionPair pair = {{(void *)range.start, (void *)(range.start + range.length)}, 0};
+  return pair;
+}
+
+static bool rm_addImage(const RMMetadataSections *sections, void *context) {
+  if (sections->version < 1 || sections->fieldmd.length == 0) return true;
+  RMReflectionInfo info;
+  memset(&info, 0, sizeof info);
+  info.field = rm_pair(sections->fieldmd);
+  info.associatedTypes = rm_pair(sections->assocty);
+  info.builtinTypes = rm_pair(sections->builtin);
+  info.capture = rm_pair(sections->capture);
+  info.typeReferences = rm_pair(sections->typeref);
+  info.reflectionStrings = rm_pair(sections->reflstr);
+  info.localStartAddress = (uint64_t)(uintptr_t)sections->baseAddress;
+  info.remoteStartAddress = info.localStartAddress;
+  swift_reflection_addReflectionInfo((RMContextRef)context, info);
+  return true;
+}
+
+RMContextRef rm_createContext(bool safeReads) {
+  RMContextRef context = swift_reflection_createReflectionContext(
+    NULL, sizeof(void *), safeReads ? rm_safeFreeBytes : NULL,
+    safeReads ? rm_safeReadBytes : rm_directReadBytes,
+    safeReads ? rm_safeStringLength : rm_directStringLength, rm_symbolAddress);
+  if (context == NULL) return NULL;
+  swift_enumerateAllMetadataSections(rm_addImage, context);
+  return context;
+}
+
+// MARK: Heap blocks
+
+size_t rm_mallocUsableSize(uintptr_t address) {
+  uint64_t header;
+  if ((address & 15) != 0 || rm_read(address - sizeof header, &header, sizeof header, true) != sizeof header)
+    return 0;
+  // glibc keeps the chunk size, with three flag bits, in the word before the block.
+  uint64_t chunk = header & ~(uint64_t)7;
+  if (chunk < 32 || chunk > ((uint64_t)1 << 32)) return 0;
+  return malloc_usable_size((void *)address);
+}

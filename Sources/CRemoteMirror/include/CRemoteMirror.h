@@ -1,0 +1,137 @@
+// Declarations for the parts of the Swift runtime's Remote Mirror library
+// (libswiftRemoteMirror.so) and of the Swift runtime that RetainGraph uses.
+//
+// The toolchain ships the library but no headers; these declarations follow
+// the library's public C API (SwiftRemoteMirror.h, SwiftRemoteMirrorTypes.h,
+// MemoryReaderInterface.h in the Swift repository) and are written for this
+// package. Only what RetainGraph needs is declared.
+#ifndef LEAKLAB_CREMOTEMIRROR_H
+#define LEAKLAB_CREMOTEMIRROR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+// MARK: Remote Mirror types
+
+/// An opaque reflection context owned by the Remote Mirror library.
+typedef struct SwiftReflectionContext *RMContextRef;
+
+/// An opaque type reference; 0 means "none".
+typedef uint64_t RMTypeRef;
+
+/// Layout kinds, numbered as the library numbers them (verified against
+/// `swift_reflection_dumpInfoForInstance` with Swift 6.3.1).
+typedef enum RMLayoutKind {
+  RMLayoutUnknown = 0,
+  RMLayoutBuiltin = 1,
+  RMLayoutRawPointer = 2,
+  RMLayoutTuple = 3,
+  RMLayoutStruct = 4,
+  RMLayoutNoPayloadEnum = 5,
+  RMLayoutSinglePayloadEnum = 6,
+  RMLayoutMultiPayloadEnum = 7,
+  RMLayoutThickFunction = 8,
+  RMLayoutOpaqueExistential = 9,
+  RMLayoutClassExistential = 10,
+  RMLayoutErrorExistential = 11,
+  RMLayoutExistentialMetatype = 12,
+  RMLayoutStrongReference = 13,
+  RMLayoutUnownedReference = 14,
+  RMLayoutWeakReference = 15,
+  RMLayoutUnmanagedReference = 16,
+  RMLayoutClassInstance = 17,
+  RMLayoutClosureContext = 18,
+} RMLayoutKind;
+
+/// The layout of a type, or of a class instance or closure context.
+typedef struct RMTypeInfo {
+  RMLayoutKind kind;
+  unsigned size;
+  unsigned alignment;
+  unsigned stride;
+  unsigned fieldCount;
+} RMTypeInfo;
+
+/// One field of a type, instance or closure context.
+typedef struct RMChildInfo {
+  /// Owned by the reflection context.
+  const char *name;
+  unsigned offset;
+  RMLayoutKind kind;
+  RMTypeRef typeRef;
+} RMChildInfo;
+
+// MARK: Remote Mirror functions (exported by libswiftRemoteMirror.so)
+
+void swift_reflection_destroyReflectionContext(RMContextRef context);
+uintptr_t swift_reflection_metadataForObject(RMContextRef context, uintptr_t object);
+RMTypeRef swift_reflection_typeRefForMetadata(RMContextRef context, uintptr_t metadata);
+RMTypeRef swift_reflection_typeRefForInstance(RMContextRef context, uintptr_t object);
+RMTypeRef swift_reflection_typeRefForMangledTypeName(
+  RMContextRef context, const char *mangledName, uint64_t length);
+char *swift_reflection_copyNameForTypeRef(RMContextRef context, RMTypeRef typeRef, bool mangled);
+RMTypeInfo swift_reflection_infoForTypeRef(RMContextRef context, RMTypeRef typeRef);
+RMChildInfo swift_reflection_childOfTypeRef(RMContextRef context, RMTypeRef typeRef, unsigned index);
+RMTypeInfo swift_reflection_infoForMetadata(RMContextRef context, uintptr_t metadata);
+RMChildInfo swift_reflection_childOfMetadata(RMContextRef context, uintptr_t metadata, unsigned index);
+RMTypeInfo swift_reflection_infoForInstance(RMContextRef context, uintptr_t object);
+RMChildInfo swift_reflection_childOfInstance(RMContextRef context, uintptr_t object, unsigned index);
+unsigned swift_reflection_genericArgumentCountOfTypeRef(RMTypeRef typeRef);
+RMTypeRef swift_reflection_genericArgumentOfTypeRef(RMTypeRef typeRef, unsigned index);
+int swift_reflection_projectExistential(
+  RMContextRef context, uint64_t address, RMTypeRef existentialType, RMTypeRef *outInstanceType,
+  uint64_t *outInstanceAddress);
+int swift_reflection_projectEnumValue(
+  RMContextRef context, uint64_t address, RMTypeRef enumType, int *outCaseIndex);
+void swift_reflection_dumpInfoForInstance(RMContextRef context, uintptr_t object);
+void swift_reflection_dumpTypeRef(RMTypeRef typeRef);
+void swift_reflection_dumpInfoForMetadata(RMContextRef context, uintptr_t metadata);
+
+// MARK: Swift runtime functions (exported by libswiftCore.so)
+
+size_t swift_retainCount(void *object);
+/// Retains `object` unless it is deinitialising; returns it, or NULL.
+void *swift_tryRetain(void *object);
+void *swift_weakLoadStrong(void *weakReference);
+void swift_release(void *object);
+char *swift_demangle(
+  const char *mangledName, size_t mangledNameLength, char *outputBuffer, size_t *outputBufferSize,
+  uint32_t flags);
+
+// MARK: LeakLab helpers (CRemoteMirror.c)
+
+/// Creates a reflection context over this process's own memory and registers
+/// the reflection sections of every loaded Swift image. With `safeReads`,
+/// every read is a copy through `process_vm_readv` on our own pid, so a bad
+/// address fails instead of faulting. Returns NULL if the library cannot be
+/// initialised.
+RMContextRef rm_createContext(bool safeReads);
+
+/// Copies `size` bytes at `address` into `destination`. Safe mode never
+/// faults; returns the number of bytes copied (may be short at the end of a
+/// mapping, 0 on failure). Sizes above 1 MiB are rejected.
+size_t rm_read(uintptr_t address, void *destination, size_t size, bool safeReads);
+
+/// Reads the word at each of `addresses` into `words` (0 where unreadable),
+/// in as few system calls as possible.
+void rm_readWords(const uintptr_t *addresses, uintptr_t *words, size_t count, bool safeReads);
+
+/// The usable size of the malloc block that starts at `address`, or 0 when
+/// `address` does not look like the start of a heap block.
+size_t rm_mallocUsableSize(uintptr_t address);
+
+/// Writes the (mangled) name of the local or global function symbol that
+/// contains `address` into `buffer`, from the `.symtab` of the ELF file the
+/// address belongs to. Returns the length of the name, 0 if unknown.
+size_t rm_symbolName(uintptr_t address, char *buffer, size_t capacity);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

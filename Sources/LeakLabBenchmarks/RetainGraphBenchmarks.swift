@@ -1,0 +1,58 @@
+import RetainGraph
+
+/// RetainGraph: describing one object, and cycle searches on chains closed
+/// into a cycle, with Remote Mirror (safe and direct reads) beside the
+/// `Mirror` fallback on the same graphs.
+func runRetainGraphBenchmarks() {
+  let safe = RetainExplainer(method: .only(.remoteMirror), limits: .unbounded)
+  let direct = RetainExplainer(method: .only(.remoteMirrorDirectReads), limits: .unbounded)
+  let mirror = RetainExplainer(method: .only(.mirror), limits: .unbounded)
+  let header = ["benchmark", "safe reads", "direct reads", "Mirror", "Mirror / safe"]
+  var rows: [[String]] = []
+
+  // Describe one object: its outgoing references, with the layout cache warm.
+  let object = BenchmarkNode(0)
+  object.next = BenchmarkNode(1)
+  object.others = [BenchmarkNode(2), BenchmarkNode(3)]
+  object.handler = { [weak object] in _ = object }
+  let calls = 2_000
+  func perCall(_ explainer: RetainExplainer) -> Duration {
+    _ = explainer.references(of: object)
+    return measure(repetitions: 15) {
+      for _ in 0..<calls { _ = explainer.references(of: object) }
+    } / calls
+  }
+  let describe = (perCall(safe), perCall(direct), perCall(mirror))
+  rows.append(["describe one object (goal ≤ 5 µs)"] + columns(describe))
+
+  // Cycle search with no depth limit (goal: under 1 s for 10^5 nodes).
+  for count in [1_000, 10_000, 100_000] {
+    let nodes = (0..<count).map(BenchmarkNode.init)
+    for index in 0..<count { nodes[index].next = nodes[(index + 1) % count] }
+    let repetitions = count >= 100_000 ? 5 : 11
+    func search(_ explainer: RetainExplainer) -> Duration {
+      measure(repetitions: repetitions) {
+        precondition(explainer.explain(nodes[0]).path?.steps.count == count, "cycle not found")
+      }
+    }
+    rows.append(["cycle search, \(count) nodes"] + columns((search(safe), search(direct), search(mirror))))
+    for node in nodes { node.next = nil }
+  }
+  printTable(title: "RetainGraph (medians)", header: header, rows: rows)
+}
+
+private func columns(_ durations: (safe: Duration, direct: Duration, mirror: Duration)) -> [String] {
+  [
+    format(durations.safe), format(durations.direct), format(durations.mirror),
+    ratio(durations.mirror, durations.safe),
+  ]
+}
+
+private final class BenchmarkNode {
+  let id: Int
+  var next: BenchmarkNode?
+  var others: [BenchmarkNode] = []
+  var handler: () -> Void = {}
+
+  init(_ id: Int) { self.id = id }
+}

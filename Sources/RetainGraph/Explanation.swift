@@ -1,0 +1,67 @@
+/// Why an object is still alive, as far as the explainer can see.
+///
+/// ```swift
+/// let explanation = explainer.explain(controller)
+/// switch explanation.verdict {
+/// case .cycle(let path): print("retain cycle:", path)
+/// case .heldByRoot(let path): print("held from a root:", path)
+/// case .notVisible(let retainCount): print("held elsewhere, retain count \(retainCount)")
+/// }
+/// ```
+public struct Explanation: Sendable, CustomStringConvertible {
+  /// The verdict of a search.
+  public enum Verdict: Sendable, Hashable {
+    /// The shortest strong cycle through the object; the path starts and ends at it.
+    case cycle(RetainPath)
+    /// A strong path from a registered root to the object.
+    case heldByRoot(RetainPath)
+    /// Nothing visible from the object or the roots holds it: something not
+    /// visible here does (a local variable, a global, unregistered work).
+    /// The retain count includes the references the caller holds.
+    case notVisible(retainCount: Int)
+  }
+
+  /// The object explained.
+  public var object: ObjectInfo
+  /// What was found.
+  public var verdict: Verdict
+  /// The inspection method that produced the verdict.
+  public var method: InspectionMethod
+  /// Whether a limit (depth, nodes, time) stopped a search before it was
+  /// complete: a path may exist beyond it.
+  public var isTruncated: Bool
+  /// How many heap objects the searches visited.
+  public var visitedCount: Int
+
+  /// Creates an explanation.
+  public init(
+    object: ObjectInfo, verdict: Verdict, method: InspectionMethod, isTruncated: Bool, visitedCount: Int
+  ) {
+    self.object = object
+    self.verdict = verdict
+    self.method = method
+    self.isTruncated = isTruncated
+    self.visitedCount = visitedCount
+  }
+
+  /// The path found, if any.
+  public var path: RetainPath? {
+    switch verdict {
+    case .cycle(let path), .heldByRoot(let path): path
+    case .notVisible: nil
+    }
+  }
+
+  public var description: String {
+    var text: String
+    switch verdict {
+    case .cycle(let path): text = "retain cycle: \(path)"
+    case .heldByRoot(let path): text = "held from root: \(path)"
+    case .notVisible(let count):
+      text = "\(object.name) is held by something not visible here (retain count \(count))"
+    }
+    if isTruncated { text += " [search stopped at a limit]" }
+    if method == .mirror { text += " [Mirror fallback: cannot tell weak from strong, cannot see captures]" }
+    return text
+  }
+}

@@ -1,0 +1,107 @@
+import CRemoteMirror
+import Synchronization
+
+/// A search result read under the engine's lock, before names are given.
+struct SearchReport: Sendable {
+  enum Kind: Sendable { case cycle, root, none }
+
+  var kind: Kind
+  var start: ObjectInfo
+  var steps: [Reference]
+  /// Metadata of the class instances on the path, to re-validate them before naming.
+  var metadata: [UInt: UInt]
+  var isTruncated: Bool
+  var visited: Int
+}
+
+/// The process-wide Remote Mirror context for one read mode, serialized by a lock.
+///
+/// The reflection context is not thread-safe and is costly to set up (about
+/// 5 ms of lazy work on first use), so every explainer shares one per read
+/// mode and holds the lock for a whole search.
+final class ReflectionEngine: Sendable {
+  private let session: Mutex<ReflectionSession>
+
+  /// Safe reads (`process_vm_readv`), or nil when the library cannot be initialised.
+  static let safe = ReflectionEngine(safeReads: true)
+  /// Direct reads, or nil when the library cannot be initialised.
+  static let direct = ReflectionEngine(safeReads: false)
+
+  private init?(safeReads: Bool) {
+    guard let context = rm_createContext(safeReads) else { return nil }
+    let session = ReflectionSession(context: context, safeReads: safeReads)
+    guard session.passesSelfCheck() else { return nil }
+    self.session = Mutex(session)
+  }
+
+  /// The outgoing references of the object at `address`, described but not named.
+  func references(of address: UInt) -> (references: [Reference], metadata: [UInt: UInt]) {
+    session.withLock { session in
+      var raw: [RawEdge] = []
+      session.edges(of: address, strongOnly: false, into: &raw)
+      var metadata: [UInt: UInt] = [:]
+      let targets = session.objectInfos(at: raw.map(\.target))
+      let references = zip(raw, targets).map { edge, target in
+        if target.info.kind == .object { metadata[edge.target] = target.metadata }
+        return session.describe(edge, target: target.info)
+      }
+      return (references, metadata)
+    }
+  }
+
+  /// Looks for the shortest strong cycle through `address`, then for a strong
+  /// path from `roots` to it.
+  func search(_ address: UInt, roots: [UInt], limits: SearchLimits) -> SearchReport {
+    session.withLock { session in
+      var report = SearchReport(
+        kind: .none, start: session.objectInfo(at: address), steps: [], metadata: [:], isTruncated: false,
+        visited: 0)
+      let attempts: [(kind: SearchReport.Kind, sources: [UInt])] = [(.cycle, [address]), (.root, roots)]
+      for attempt in attempts where !attempt.sources.isEmpty {
+        if attempt.kind == .root, roots.contains(address) {
+          report.kind = .root
+          return report
+        }
+        var sawConservative = false
+        for allowConservative in [false, true] {
+          if allowConservative && !sawConservative { break }
+          let outcome = PathSearch<UInt, RawEdge>.shortestPath(
+            from: attempt.sources, to: address, limits: limits
+          ) { node in
+            var raw: [RawEdge] = []
+            session.edges(of: node, strongOnly: true, into: &raw)
+            return raw.compactMap { edge in
+              if edge.isConservative {
+                sawConservative = true
+                if !allowConservative { return nil }
+              }
+              return (target: edge.target, edge: edge)
+            }
+          }
+          report.visited += outcome.visited
+          report.isTruncated = report.isTruncated || outcome.isTruncated
+          if let path = outcome.path, let first = path.first {
+            report.kind = attempt.kind
+            let nodes = session.objectInfos(at: [first.from] + path.map(\.edge.target))
+            report.start = nodes[0].info
+            report.steps = zip(path, nodes.dropFirst()).map { session.describe($0.edge, target: $1.info) }
+            for node in nodes where node.info.kind == .object {
+              report.metadata[node.info.address] = node.metadata
+            }
+            return report
+          }
+        }
+      }
+      return report
+    }
+  }
+}
+
+extension ReflectionSession {
+  /// A raw edge as a reference, with its target described but not named.
+  func describe(_ edge: RawEdge, target: ObjectInfo) -> Reference {
+    Reference(
+      label: edge.label, strength: edge.strength, isConservative: edge.isConservative,
+      closure: edge.function != 0 ? ClosureNames.name(of: edge.function) : nil, target: target)
+  }
+}

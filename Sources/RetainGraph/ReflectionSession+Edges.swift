@@ -1,0 +1,246 @@
+import CRemoteMirror
+
+/// A copy of part of an object's memory, read once and then indexed.
+struct MemoryWindow {
+  var base: UInt
+  var bytes: UnsafeRawPointer?
+  var count: Int
+
+  static var none: MemoryWindow { MemoryWindow(base: 0, bytes: nil, count: 0) }
+
+  func word(at address: UInt) -> UInt? {
+    guard let bytes, address >= base, address - base + 8 <= UInt(count) else { return nil }
+    return bytes.loadUnaligned(fromByteOffset: Int(address - base), as: UInt.self)
+  }
+}
+
+extension ReflectionSession {
+  /// Appends the outgoing references of the object at `address`.
+  ///
+  /// Returns the object's layout, or nil when `address` is not a heap
+  /// object Remote Mirror understands (its memory is then scanned
+  /// conservatively). With `strongOnly`, weak, unowned and unmanaged
+  /// references are skipped.
+  @discardableResult
+  func edges(of address: UInt, strongOnly: Bool, into edges: inout [RawEdge]) -> HeapLayout? {
+    guard Self.isPlausibleObject(address) else { return nil }
+    // One read usually covers the header and every field.
+    var copied = read(address, into: window, count: Self.firstReadSize)
+    guard copied >= 16 else { return nil }
+    let metadata = window.load(as: UInt.self)
+    guard Self.isPlausibleObject(metadata) else { return nil }
+    let layout = layout(metadata: metadata, instance: address)
+    let firstPrecise = edges.count
+    if let layout {
+      switch layout.shape {
+      case .fields(let slots):
+        if layout.size > copied {
+          copied = read(address, into: window, count: min(layout.size, Self.windowSize))
+        }
+        let view = MemoryWindow(base: address, bytes: UnsafeRawPointer(window), count: copied)
+        apply(slots, base: address, window: view, prefix: nil, strongOnly: strongOnly, depth: 0, into: &edges)
+      case .empty:
+        break
+      default:
+        appendElements(ofStorage: address, prefix: "", strongOnly: strongOnly, into: &edges)
+      }
+    }
+    if layout?.scansConservatively ?? true {
+      let known = Set(edges[firstPrecise...].map(\.target))
+      scanConservatively(address, size: layout?.size ?? 0, skipping: known, into: &edges)
+    }
+    return layout
+  }
+
+  private func compose(_ prefix: String?, _ label: String) -> String {
+    guard let prefix, !prefix.isEmpty else { return label }
+    if label.isEmpty { return prefix }
+    return label.first == "[" ? prefix + label : "\(prefix).\(label)"
+  }
+
+  private func apply(
+    _ slots: [Slot], base: UInt, window: MemoryWindow, prefix: String?, strongOnly: Bool, depth: Int,
+    into edges: inout [RawEdge]
+  ) {
+    guard depth < 16 else { return }
+    for slot in slots {
+      let address = base + UInt(slot.offset)
+      switch slot {
+      case .reference(_, let strength, let label):
+        if strongOnly && strength != .strong { continue }
+        guard let value = window.word(at: address) ?? word(at: address), Self.isPlausibleObject(value)
+        else { continue }
+        var target = value
+        if strength == .weak {
+          guard let loaded = swift_weakLoadStrong(UnsafeMutableRawPointer(bitPattern: address)) else {
+            continue
+          }
+          target = UInt(bitPattern: loaded)
+          swift_release(loaded)
+        }
+        edges.append(
+          RawEdge(
+            label: compose(prefix, label), target: target, strength: strength, isConservative: false,
+            function: 0))
+      case .function(_, let label):
+        guard let context = window.word(at: address + 8) ?? word(at: address + 8),
+          Self.isPlausibleObject(context)
+        else { continue }
+        let function = window.word(at: address) ?? word(at: address) ?? 0
+        edges.append(
+          RawEdge(
+            label: compose(prefix, label), target: context, strength: .strong, isConservative: false,
+            function: function))
+      case .collection(_, let label):
+        guard let storage = window.word(at: address) ?? word(at: address), Self.isPlausibleObject(storage)
+        else { continue }
+        appendElements(
+          ofStorage: storage, prefix: compose(prefix, label), strongOnly: strongOnly, into: &edges)
+      case .dynamic(_, let typeRef, let isEnum, let label):
+        let inner: ValueSlots
+        var start = address
+        if isEnum {
+          var caseIndex: Int32 = -1
+          guard swift_reflection_projectEnumValue(context, UInt64(address), typeRef, &caseIndex) != 0,
+            caseIndex >= 0
+          else { continue }
+          let payload = swift_reflection_childOfTypeRef(context, typeRef, UInt32(caseIndex))
+          guard payload.typeRef != 0 || Self.strength(of: payload.kind) != nil else { continue }
+          inner = slotsOfChild(payload)
+        } else {
+          var instanceType: RMTypeRef = 0
+          var instanceStart: UInt64 = 0
+          guard
+            swift_reflection_projectExistential(
+              context, UInt64(address), typeRef, &instanceType, &instanceStart) != 0, instanceType != 0
+          else { continue }
+          inner = self.slots(ofType: instanceType)
+          start = UInt(instanceStart)
+        }
+        apply(
+          inner.slots, base: start, window: window, prefix: compose(prefix, label), strongOnly: strongOnly,
+          depth: depth + 1, into: &edges)
+      }
+    }
+  }
+
+  /// Appends the references held by the elements of an `Array`, `Dictionary` or `Set` storage.
+  private func appendElements(
+    ofStorage storage: UInt, prefix: String, strongOnly: Bool, into edges: inout [RawEdge]
+  ) {
+    // One read covers the header, the hash bitmap or the first elements.
+    let header = UnsafeMutableRawPointer.allocate(byteCount: Self.firstReadSize, alignment: 16)
+    defer { header.deallocate() }
+    let copied = read(storage, into: header, count: Self.firstReadSize)
+    guard copied >= 64 else { return }
+    let headerView = MemoryWindow(base: storage, bytes: UnsafeRawPointer(header), count: copied)
+    let metadata = header.load(as: UInt.self)
+    guard Self.isPlausibleObject(metadata), let layout = layout(metadata: metadata, instance: storage) else {
+      return
+    }
+    switch layout.shape {
+    case .arrayStorage(let element, let stride):
+      guard !element.slots.isEmpty, stride > 0, let count = headerView.word(at: storage + 16),
+        count <= 1 << 24
+      else { return }
+      let firstElements = min(Int(count), (copied - 32) / stride)
+      for offset in 0..<firstElements {
+        apply(
+          element.slots, base: storage + 32 + UInt(offset * stride), window: headerView,
+          prefix: compose(prefix, "[\(offset)]"), strongOnly: strongOnly, depth: 1, into: &edges)
+      }
+      guard firstElements < Int(count) else { return }
+      let perChunk = max(1, Self.maximumObjectSize / stride)
+      let buffer = UnsafeMutableRawPointer.allocate(byteCount: perChunk * stride, alignment: 16)
+      defer { buffer.deallocate() }
+      var index = firstElements
+      while index < Int(count) {
+        let chunk = min(perChunk, Int(count) - index)
+        let start = storage + 32 + UInt(index * stride)
+        let copied = read(start, into: buffer, count: chunk * stride)
+        let view = MemoryWindow(base: start, bytes: UnsafeRawPointer(buffer), count: copied)
+        for offset in 0..<chunk {
+          apply(
+            element.slots, base: start + UInt(offset * stride), window: view,
+            prefix: compose(prefix, "[\(index + offset)]"), strongOnly: strongOnly, depth: 1, into: &edges)
+        }
+        index += chunk
+      }
+    case .dictionaryStorage(let key, let keyStride, let value, let valueStride):
+      let keys = headerView.word(at: storage + 48) ?? 0
+      let values = headerView.word(at: storage + 56) ?? 0
+      forEachOccupiedBucket(storage, header: headerView, bitmapOffset: 64) { ordinal, bucket in
+        if !key.slots.isEmpty {
+          apply(
+            key.slots, base: keys + bucket * UInt(keyStride), window: .none,
+            prefix: compose(prefix, "keys[\(ordinal)]"), strongOnly: strongOnly, depth: 1, into: &edges)
+        }
+        if !value.slots.isEmpty {
+          apply(
+            value.slots, base: values + bucket * UInt(valueStride), window: .none,
+            prefix: compose(prefix, "values[\(ordinal)]"), strongOnly: strongOnly, depth: 1, into: &edges)
+        }
+      }
+    case .setStorage(let element, let stride):
+      guard !element.slots.isEmpty else { return }
+      let elements = headerView.word(at: storage + 48) ?? 0
+      forEachOccupiedBucket(storage, header: headerView, bitmapOffset: 56) { ordinal, bucket in
+        apply(
+          element.slots, base: elements + bucket * UInt(stride), window: .none,
+          prefix: compose(prefix, "[\(ordinal)]"), strongOnly: strongOnly, depth: 1, into: &edges)
+      }
+    case .fields, .empty:
+      break
+    }
+  }
+
+  /// Calls `body` with the ordinal and bucket index of each occupied bucket of a hashed storage.
+  private func forEachOccupiedBucket(
+    _ storage: UInt, header: MemoryWindow, bitmapOffset: UInt, _ body: (Int, UInt) -> Void
+  ) {
+    guard let scaleWord = header.word(at: storage + 32) else { return }
+    let scale = scaleWord & 0xFF
+    guard scale < 32 else { return }
+    let bucketCount = 1 << Int(scale)
+    let wordCount = (bucketCount + 63) / 64
+    var ordinal = 0
+    for wordIndex in 0..<wordCount {
+      let address = storage + bitmapOffset + UInt(wordIndex * 8)
+      guard var bits = header.word(at: address) ?? word(at: address) else { return }
+      while bits != 0 {
+        let bit = bits.trailingZeroBitCount
+        bits &= bits - 1
+        body(ordinal, UInt(wordIndex * 64 + bit))
+        ordinal += 1
+      }
+    }
+  }
+
+  /// Finds words in the object's malloc block that hold the address of a heap
+  /// object Remote Mirror recognises; such edges are marked conservative.
+  private func scanConservatively(
+    _ address: UInt, size: Int, skipping known: Set<UInt>, into edges: inout [RawEdge]
+  ) {
+    var limit = rm_mallocUsableSize(address)
+    if limit == 0 { limit = size }
+    limit = min(limit, Self.maximumObjectSize)
+    guard limit > 16 else { return }
+    let buffer = UnsafeMutableRawPointer.allocate(byteCount: limit, alignment: 16)
+    defer { buffer.deallocate() }
+    let copied = read(address, into: buffer, count: limit)
+    var seen = known
+    var offset = 16
+    while offset + 8 <= copied {
+      let candidate = buffer.load(fromByteOffset: offset, as: UInt.self)
+      offset += 8
+      guard candidate != address, candidate & 15 == 0, Self.isPlausibleObject(candidate),
+        !seen.contains(candidate), let layout = layout(ofObjectAt: candidate), layout.kind != .other
+      else { continue }
+      seen.insert(candidate)
+      edges.append(
+        RawEdge(
+          label: "word \(offset / 8 - 1)", target: candidate, strength: .strong, isConservative: true,
+          function: 0))
+    }
+  }
+}

@@ -1,0 +1,253 @@
+import CRemoteMirror
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+extension ReflectionSession {
+  /// The layout for objects with `metadata`, computed once from `instance`.
+  func layout(metadata: UInt, instance: UInt) -> HeapLayout? {
+    if let cached = layouts[metadata] { return cached }
+    let computed = computeLayout(metadata: metadata, instance: instance)
+    if layouts.count > 200_000 { layouts.removeAll(keepingCapacity: true) }
+    layouts[metadata] = computed
+    return computed
+  }
+
+  private func computeLayout(metadata: UInt, instance: UInt) -> HeapLayout? {
+    let info = swift_reflection_infoForInstance(context, instance)
+    switch info.kind {
+    case RMLayoutClassInstance:
+      let typeRef = swift_reflection_typeRefForMetadata(context, metadata)
+      if let storage = storageLayout(typeRef: typeRef, typeName: typeName(of: metadata)) { return storage }
+      var slots: [Slot] = []
+      var opaque = false
+      collectFields(count: info.fieldCount, into: &slots, opaque: &opaque) {
+        swift_reflection_childOfInstance(context, instance, $0)
+      }
+      var size = Int(info.size)
+      var superclass = word(at: metadata + 8) ?? 0
+      var depth = 0
+      while superclass != 0, depth < 64 {
+        let superInfo = swift_reflection_infoForMetadata(context, superclass)
+        if superInfo.kind == RMLayoutClassInstance {
+          let current = superclass
+          collectFields(count: superInfo.fieldCount, into: &slots, opaque: &opaque) {
+            swift_reflection_childOfMetadata(context, current, $0)
+          }
+          size = max(size, Int(superInfo.size))
+        } else if swift_reflection_typeRefForMetadata(context, superclass) != 0 {
+          opaque = true
+        }
+        superclass = word(at: superclass + 8) ?? 0
+        depth += 1
+      }
+      return HeapLayout(
+        kind: .object, typeName: typeName(of: metadata), size: size, shape: .fields(slots),
+        scansConservatively: opaque)
+    case RMLayoutClosureContext:
+      var slots: [Slot] = []
+      var opaque = false
+      let count = info.fieldCount
+      for index in 0..<count {
+        let child = swift_reflection_childOfInstance(context, instance, index)
+        let label = count == 1 ? "captures" : "captures[\(index)]"
+        let found = slotsOfChild(child)
+        opaque = opaque || found.hasOpaqueParts
+        slots += found.slots.map { $0.nested(at: Int(child.offset), under: label) }
+      }
+      return HeapLayout(
+        kind: .closureContext, typeName: "closure", size: Int(info.size), shape: .fields(slots),
+        scansConservatively: opaque)
+    default:
+      // A class whose layout Remote Mirror cannot compute (a `Mutex` or
+      // `Atomic` field, a module without reflection metadata): opaque.
+      guard swift_reflection_typeRefForMetadata(context, metadata) != 0 else { return nil }
+      return HeapLayout(
+        kind: .object, typeName: typeName(of: metadata), size: 0, shape: .fields([]),
+        scansConservatively: true)
+    }
+  }
+
+  private func collectFields(
+    count: UInt32, into slots: inout [Slot], opaque: inout Bool, child: (UInt32) -> RMChildInfo
+  ) {
+    for index in 0..<count {
+      let field = child(index)
+      let name = field.name.map { String(cString: $0) } ?? "\(index)"
+      let found = slotsOfChild(field)
+      opaque = opaque || found.hasOpaqueParts
+      slots += found.slots.map { $0.nested(at: Int(field.offset), under: name) }
+    }
+  }
+
+  func slotsOfChild(_ child: RMChildInfo) -> ValueSlots {
+    if let strength = Self.strength(of: child.kind) {
+      return ValueSlots(slots: [.reference(offset: 0, strength: strength, label: "")], hasOpaqueParts: false)
+    }
+    if child.kind == RMLayoutUnknown || child.typeRef == 0 {
+      return ValueSlots(slots: [], hasOpaqueParts: child.kind == RMLayoutUnknown)
+    }
+    return slots(ofType: child.typeRef)
+  }
+
+  static func strength(of kind: RMLayoutKind) -> ReferenceStrength? {
+    switch kind {
+    case RMLayoutStrongReference: .strong
+    case RMLayoutWeakReference: .weak
+    case RMLayoutUnownedReference: .unowned
+    case RMLayoutUnmanagedReference: .unmanaged
+    default: nil
+    }
+  }
+
+  /// The references inside a value of type `typeRef`, relative to its start.
+  func slots(ofType typeRef: RMTypeRef, depth: Int = 0) -> ValueSlots {
+    if let cached = valueSlots[typeRef] { return cached }
+    let computed = computeSlots(ofType: typeRef, depth: depth)
+    valueSlots[typeRef] = computed
+    return computed
+  }
+
+  private func computeSlots(ofType typeRef: RMTypeRef, depth: Int) -> ValueSlots {
+    guard depth < 24 else { return ValueSlots(slots: [], hasOpaqueParts: true) }
+    let info = swift_reflection_infoForTypeRef(context, typeRef)
+    if let strength = Self.strength(of: info.kind) {
+      return ValueSlots(slots: [.reference(offset: 0, strength: strength, label: "")], hasOpaqueParts: false)
+    }
+    switch info.kind {
+    case RMLayoutThickFunction:
+      return ValueSlots(slots: [.function(offset: 0, label: "")], hasOpaqueParts: false)
+    case RMLayoutStruct:
+      if isCollection(typeRef) {
+        return ValueSlots(slots: [.collection(offset: 0, label: "")], hasOpaqueParts: false)
+      }
+      return childSlots(of: typeRef, info: info, depth: depth, labelled: true)
+    case RMLayoutTuple:
+      return childSlots(of: typeRef, info: info, depth: depth, labelled: true)
+    case RMLayoutClassExistential:
+      return childSlots(of: typeRef, info: info, depth: depth, labelled: false)
+    case RMLayoutSinglePayloadEnum:
+      let payload = swift_reflection_childOfTypeRef(context, typeRef, 0)
+      guard payload.typeRef != 0 else { return .none }
+      let inner = slotsOfChild(payload)
+      if inner.slots.isEmpty { return inner }
+      // A single reference, closure or collection word at offset 0 is nil when 0.
+      if inner.slots.count == 1, inner.slots[0].offset == 0, !inner.hasOpaqueParts,
+        !isDynamic(inner.slots[0])
+      {
+        return inner
+      }
+      return ValueSlots(
+        slots: [.dynamic(offset: 0, typeRef: typeRef, isEnum: true, label: "")], hasOpaqueParts: false)
+    case RMLayoutMultiPayloadEnum:
+      for index in 0..<info.fieldCount {
+        let payload = swift_reflection_childOfTypeRef(context, typeRef, index)
+        let inner = slotsOfChild(payload)
+        if !inner.slots.isEmpty || inner.hasOpaqueParts {
+          return ValueSlots(
+            slots: [.dynamic(offset: 0, typeRef: typeRef, isEnum: true, label: "")], hasOpaqueParts: false)
+        }
+      }
+      return .none
+    case RMLayoutOpaqueExistential:
+      return ValueSlots(
+        slots: [.dynamic(offset: 0, typeRef: typeRef, isEnum: false, label: "")], hasOpaqueParts: false)
+    case RMLayoutErrorExistential:
+      return ValueSlots(slots: [.reference(offset: 0, strength: .strong, label: "")], hasOpaqueParts: false)
+    case RMLayoutUnknown:
+      return ValueSlots(slots: [], hasOpaqueParts: true)
+    default:
+      return .none
+    }
+  }
+
+  private func isDynamic(_ slot: Slot) -> Bool {
+    if case .dynamic = slot { return true }
+    return false
+  }
+
+  private func childSlots(of typeRef: RMTypeRef, info: RMTypeInfo, depth: Int, labelled: Bool) -> ValueSlots {
+    var result = ValueSlots.none
+    for index in 0..<info.fieldCount {
+      let child = swift_reflection_childOfTypeRef(context, typeRef, index)
+      var label = ""
+      if labelled {
+        let name = child.name.map { String(cString: $0) } ?? ""
+        label = name.isEmpty ? "\(index)" : name
+      }
+      let inner: ValueSlots
+      if let strength = Self.strength(of: child.kind) {
+        inner = ValueSlots(
+          slots: [.reference(offset: 0, strength: strength, label: "")], hasOpaqueParts: false)
+      } else if child.kind == RMLayoutUnknown || child.typeRef == 0 {
+        inner = ValueSlots(slots: [], hasOpaqueParts: child.kind == RMLayoutUnknown)
+      } else {
+        inner = slots(ofType: child.typeRef, depth: depth + 1)
+      }
+      result.hasOpaqueParts = result.hasOpaqueParts || inner.hasOpaqueParts
+      result.slots += inner.slots.map { $0.nested(at: Int(child.offset), under: label) }
+    }
+    return result
+  }
+
+  // MARK: Names and collections
+
+  func name(of typeRef: RMTypeRef) -> String {
+    guard typeRef != 0, let name = swift_reflection_copyNameForTypeRef(context, typeRef, false) else {
+      return ""
+    }
+    defer { free(name) }
+    return String(cString: name)
+  }
+
+  private func isCollection(_ typeRef: RMTypeRef) -> Bool {
+    let name = name(of: typeRef)
+    return name.hasPrefix("Swift.Array<") || name.hasPrefix("Swift.ContiguousArray<")
+      || name.hasPrefix("Swift.Dictionary<") || name.hasPrefix("Swift.Set<")
+  }
+
+  /// The unqualified name of the type whose metadata is at `metadata`.
+  func typeName(of metadata: UInt) -> String {
+    guard let pointer = UnsafeRawPointer(bitPattern: metadata) else { return "heap object" }
+    let type = unsafeBitCast(pointer, to: Any.Type.self)
+    return _typeName(type, qualified: false)
+  }
+
+  private func storageLayout(typeRef: RMTypeRef, typeName: String) -> HeapLayout? {
+    let name = name(of: typeRef)
+    guard name.hasPrefix("Swift.") else { return nil }
+    func argument(_ index: UInt32) -> (ValueSlots, Int) {
+      let argument = swift_reflection_genericArgumentOfTypeRef(typeRef, index)
+      guard argument != 0 else { return (ValueSlots(slots: [], hasOpaqueParts: true), 0) }
+      let info = swift_reflection_infoForTypeRef(context, argument)
+      return (slots(ofType: argument), Int(info.stride))
+    }
+    func storage(_ shape: HeapLayout.Shape, _ kind: String) -> HeapLayout {
+      HeapLayout(
+        kind: .collectionStorage, typeName: "\(kind) storage", size: 0, shape: shape,
+        scansConservatively: false)
+    }
+    if name.hasPrefix("Swift._ContiguousArrayStorage<") {
+      let (element, stride) = argument(0)
+      return storage(.arrayStorage(element: element, stride: stride), "Array")
+    }
+    if name.hasPrefix("Swift._DictionaryStorage<") {
+      let (key, keyStride) = argument(0)
+      let (value, valueStride) = argument(1)
+      return storage(
+        .dictionaryStorage(key: key, keyStride: keyStride, value: value, valueStride: valueStride),
+        "Dictionary")
+    }
+    if name.hasPrefix("Swift._SetStorage<") {
+      let (element, stride) = argument(0)
+      return storage(.setStorage(element: element, stride: stride), "Set")
+    }
+    if name.hasPrefix("Swift.__Empty") || name.hasPrefix("Swift.__RawDictionaryStorage")
+      || name.hasPrefix("Swift.__RawSetStorage")
+    {
+      return storage(.empty, "empty")
+    }
+    return nil
+  }
+}

@@ -1,0 +1,96 @@
+import Foundation
+import Testing
+
+@testable import RetainGraph
+
+@Suite struct RootPathTests {
+  @Test func aRegisteredRootLeadsToAnObjectWithoutACycle() throws {
+    let names = InstanceNames()
+    let explainer = RetainExplainer(naming: { names.name($0) })
+    let pending = PendingWork()
+    let screen = Screen()
+    pending.schedule {}
+    pending.schedule { _ = screen }
+    explainer.registerRoot(pending, name: "scheduler")
+    let explanation = explainer.explain(screen)
+    guard case .heldByRoot(let path) = explanation.verdict else {
+      Issue.record("expected a root path, got \(explanation)")
+      return
+    }
+    #expect(path.start.name == "scheduler")
+    #expect(path.steps.map(\.label) == ["blocks[1]", "captures"])
+    #expect(path.description.hasSuffix("captures Screen#1 (strong)"))
+    #expect(!path.isConservative)
+  }
+
+  @Test func anObjectThatIsARootIsHeldByThatRoot() {
+    let explainer = RetainExplainer()
+    let pending = PendingWork()
+    explainer.registerRoot(pending)
+    guard case .heldByRoot(let path) = explainer.explain(pending).verdict else {
+      Issue.record("expected the root itself")
+      return
+    }
+    #expect(path.steps.isEmpty)
+  }
+
+  @Test func anObjectHeldOnlyByALocalIsNotVisibleAndReportsItsRetainCount() {
+    let explainer = RetainExplainer()
+    explainer.registerRoot(PendingWork())
+    let screen = Screen()
+    let alsoHeld = screen
+    let explanation = explainer.explain(screen)
+    guard case .notVisible(let retainCount) = explanation.verdict else {
+      Issue.record("expected nothing visible, got \(explanation)")
+      return
+    }
+    #expect(retainCount >= 2)
+    #expect(explanation.description.contains("held by something not visible here"))
+    _ = alsoHeld
+  }
+
+  @Test func rootsAreHeldWeakly() {
+    let explainer = RetainExplainer()
+    weak var weakRoot: PendingWork?
+    do {
+      let root = PendingWork()
+      weakRoot = root
+      explainer.registerRoot(root)
+      #expect(explainer.rootCount == 1)
+    }
+    #expect(weakRoot == nil)
+    #expect(explainer.rootCount == 0)
+  }
+
+  @Test func unregisteredRootsAreNotSearched() {
+    let explainer = RetainExplainer()
+    let pending = PendingWork()
+    let screen = Screen()
+    pending.schedule { _ = screen }
+    explainer.registerRoot(pending)
+    explainer.unregisterRoot(pending)
+    #expect(explainer.explain(screen).path == nil)
+  }
+
+  @Test func aNotificationCenterBlockObserverIsFoundThroughTheOpaqueCenter() throws {
+    let names = InstanceNames()
+    let explainer = RetainExplainer(naming: { names.name($0) })
+    let center = NotificationCenter()
+    let screen = SettingsScreen()
+    let observer = center.addObserver(forName: .init("changed"), object: nil, queue: nil) { _ in _ = screen }
+    defer { center.removeObserver(observer) }
+    #expect(explainer.explain(screen).path == nil)
+    explainer.registerRoot(center, name: "center")
+    let explanation = explainer.explain(screen)
+    guard case .heldByRoot(let path) = explanation.verdict else {
+      Issue.record("expected a root path, got \(explanation)")
+      return
+    }
+    #expect(path.start.name == "center")
+    #expect(path.steps.first?.isConservative == true)
+    #expect(path.isConservative)
+    #expect(path.end.name == "SettingsScreen#1")
+    #expect(path.steps.last?.label.hasPrefix("captures") == true)
+    print(path)
+  }
+}
