@@ -8,6 +8,7 @@ let package = Package(
     .library(name: "LeakClock", targets: ["LeakClock"]),
     .library(name: "LeakDetector", targets: ["LeakDetector"]),
     .library(name: "ScreenKit", targets: ["ScreenKit"]),
+    .library(name: "LeakTesting", targets: ["LeakTesting"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
@@ -20,6 +21,9 @@ let package = Package(
     .target(name: "LeakDetector", dependencies: ["LeakClock"]),
     .target(name: "ScreenKit", dependencies: ["LeakClock"]),
 
+    // MARK: Test helpers (for XCTest and Swift Testing, in any package)
+    .target(name: "LeakTesting", dependencies: ["LeakDetector", "LeakClock"], exclude: ["README.md"]),
+
     // MARK: Benchmarks (`make bench`)
     .executableTarget(
       name: "LeakLabBenchmarks",
@@ -30,6 +34,14 @@ let package = Package(
     .testTarget(name: "LeakClockTests", dependencies: ["LeakClock"]),
     .testTarget(name: "LeakDetectorTests", dependencies: ["LeakDetector", "LeakClock"]),
     .testTarget(name: "ScreenKitTests", dependencies: ["ScreenKit", "LeakDetector", "LeakClock"]),
+    .testTarget(
+      name: "LeakTestingTests",
+      dependencies: ["LeakTesting", "LeakDetector", "LeakClock", "ScreenKit"]
+    ),
+    .testTarget(
+      name: "LeakTestingXCTests",
+      dependencies: ["LeakTesting", "LeakDetector", "LeakClock", "ScreenKit"]
+    ),
   ]
 )
 
