@@ -1,19 +1,42 @@
-/// Fails the running test unless the object made by `make` deallocates; waits
-/// by suspending, so real-time waits work on the main actor under Swift Testing.
-///
-/// The `async` twin of ``assertDeallocation(of:using:wait:explain:fileID:filePath:line:column:)``;
-/// `use` may `await`.
+// The `async` twins of the helpers in AssertDeallocation.swift. They wait by
+// suspending, so a real-time wait lets main-queue work run even on the main
+// actor under Swift Testing. In an `async` context they are the ones chosen:
+// the synchronous ones are disfavored.
+
+/// Fails the running test unless the object made by `make` deallocates;
+/// waits by suspending.
 ///
 /// ```swift
-/// @MainActor @Test func downloaderDeallocatesOnceItsRequestFinishes() async {
-///   await assertDeallocation(of: { Downloader() }, using: { await $0.start() }, wait: .realTime(timeout: .seconds(1)))
+/// @MainActor @Test func uploaderDeallocatesOnceItsWorkFinishes() async {
+///   await assertDeallocation(of: { Uploader() }, wait: .realTime(timeout: .seconds(1)))
 /// }
 /// ```
 @MainActor
 @discardableResult
 public func assertDeallocation<Object: AnyObject>(
   of make: () throws -> Object,
-  using use: (Object) async throws -> Void = { _ in },
+  wait: LeakWait = .immediately,
+  explain: RetainPathExplainer? = nil,
+  fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+) async rethrows -> LeakCheckResult {
+  try await assertDeallocation(
+    of: make, using: { _ in }, wait: wait, explain: explain,
+    fileID: fileID, filePath: filePath, line: line, column: column)
+}
+
+/// Fails the running test unless the object made by `make` deallocates once
+/// `use` is done with it; `use` may `await`, and the helper waits by suspending.
+///
+/// ```swift
+/// @MainActor @Test func downloaderDeallocatesAfterADownload() async {
+///   await assertDeallocation(of: { Downloader() }, using: { await $0.start() }, wait: .realTime())
+/// }
+/// ```
+@MainActor
+@discardableResult
+public func assertDeallocation<Object: AnyObject>(
+  of make: () throws -> Object,
+  using use: (Object) async throws -> Void,
   wait: LeakWait = .immediately,
   explain: RetainPathExplainer? = nil,
   fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
@@ -26,8 +49,6 @@ public func assertDeallocation<Object: AnyObject>(
 
 /// Fails the running test unless the object made by `make` deallocates after
 /// it was presented and dismissed; waits by suspending.
-///
-/// The `async` twin of ``assertDeallocation(of:afterPresenting:dismissing:wait:explain:fileID:filePath:line:column:)``.
 ///
 /// ```swift
 /// await assertDeallocation(

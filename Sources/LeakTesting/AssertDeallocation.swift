@@ -1,35 +1,58 @@
 /// Fails the running test unless the object made by `make` deallocates once
 /// the test lets go of it.
 ///
-/// The helper calls `make`, hands the object to `use`, drops its own
-/// reference, then waits as `wait` says (not at all by default) for the
-/// object to go away. If it is still alive, the failure names its type — and
-/// the retain path, when `explain` can tell — at the call site, under Swift
-/// Testing or XCTest alike.
+/// The helper calls `make`, drops its reference, then waits as `wait` says
+/// (not at all by default) for the object to go away. If it is still alive,
+/// the failure names its type — and the retain path, when `explain` can tell —
+/// at the call site, under Swift Testing or XCTest alike.
 ///
 /// ```swift
 /// @MainActor @Test func profileScreenDeallocates() {
-///   let service = FakeService()
-///   assertDeallocation(of: { ProfileScreen(service: service) }) { screen in
-///     screen.loadViewIfNeeded()
-///     screen.refresh()
-///   }
+///   assertDeallocation(of: { ProfileScreen(service: FakeService()) })
 /// }
 /// ```
 ///
 /// Failure: `ProfileScreen is still alive after it should have deallocated`.
 ///
 /// - Parameters:
-///   - make: builds the object; the helper holds it only while `use` runs.
-///   - use: exercises the object (loads it, taps buttons, runs work).
+///   - make: builds the object.
 ///   - wait: how to wait for the object to go away.
 ///   - explain: explains a survivor's retain path for the failure message.
 /// - Returns: the failures recorded, if any.
+@_disfavoredOverload
 @MainActor
 @discardableResult
 public func assertDeallocation<Object: AnyObject>(
   of make: () throws -> Object,
-  using use: (Object) throws -> Void = { _ in },
+  wait: LeakWait = .immediately,
+  explain: RetainPathExplainer? = nil,
+  fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+) rethrows -> LeakCheckResult {
+  try assertDeallocation(
+    of: make, using: { _ in }, wait: wait, explain: explain,
+    fileID: fileID, filePath: filePath, line: line, column: column)
+}
+
+/// Fails the running test unless the object made by `make` deallocates once
+/// `use` is done with it.
+///
+/// The helper holds the object only while `use` runs.
+///
+/// ```swift
+/// @MainActor @Test func profileScreenDeallocatesAfterARefresh() {
+///   assertDeallocation(of: { ProfileScreen(service: FakeService()) }) { screen in
+///     screen.refresh()
+///   }
+/// }
+/// ```
+///
+/// Failure: `ProfileScreen is still alive after it should have deallocated`.
+@_disfavoredOverload
+@MainActor
+@discardableResult
+public func assertDeallocation<Object: AnyObject>(
+  of make: () throws -> Object,
+  using use: (Object) throws -> Void,
   wait: LeakWait = .immediately,
   explain: RetainPathExplainer? = nil,
   fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
@@ -64,6 +87,7 @@ public func assertDeallocation<Object: AnyObject>(
 /// ```
 ///
 /// Failure: `SettingsScreen is still alive 2.0 s after it was dismissed`.
+@_disfavoredOverload
 @MainActor
 @discardableResult
 public func assertDeallocation<Object: AnyObject>(

@@ -16,9 +16,9 @@
 /// }
 ///
 /// @MainActor @Test func profileModuleDeallocates() {
-///   assertModuleDeallocates(makeAndExpose) { module in
+///   assertModuleDeallocates(makeAndExpose, using: { module in
 ///     module.presenter.load()
-///   }
+///   })
 /// }
 /// ```
 ///
@@ -31,11 +31,12 @@
 ///   - wait: how to wait for the parts to go away.
 ///   - explain: explains a survivor's retain path for the failure message.
 /// - Returns: the failures recorded, if any.
+@_disfavoredOverload
 @MainActor
 @discardableResult
 public func assertModuleDeallocates<Module>(
   _ makeAndExpose: () throws -> Module,
-  using use: (Module) throws -> Void = { _ in },
+  using use: (Module) throws -> Void,
   wait: LeakWait = .immediately,
   explain: RetainPathExplainer? = nil,
   fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
@@ -59,7 +60,7 @@ public func assertModuleDeallocates<Module>(
 @discardableResult
 public func assertModuleDeallocates<Module>(
   _ makeAndExpose: () throws -> Module,
-  using use: (Module) async throws -> Void = { _ in },
+  using use: (Module) async throws -> Void,
   wait: LeakWait = .immediately,
   explain: RetainPathExplainer? = nil,
   fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
@@ -68,6 +69,47 @@ public func assertModuleDeallocates<Module>(
   await wait.until { parts.allGone }
   let result = LeakCheckResult(failures: parts.failures(wait: wait, hint: "", explain: explain))
   return record(result, at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
+}
+
+/// Fails the running test unless every part of the module made by
+/// `makeAndExpose` deallocates once it is released.
+///
+/// ```swift
+/// @MainActor @Test func profileModuleDeallocates() {
+///   assertModuleDeallocates(makeAndExpose)
+/// }
+/// ```
+@_disfavoredOverload
+@MainActor
+@discardableResult
+public func assertModuleDeallocates<Module>(
+  _ makeAndExpose: () throws -> Module,
+  wait: LeakWait = .immediately,
+  explain: RetainPathExplainer? = nil,
+  fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+) rethrows -> LeakCheckResult {
+  try assertModuleDeallocates(
+    makeAndExpose, using: { _ in }, wait: wait, explain: explain,
+    fileID: fileID, filePath: filePath, line: line, column: column)
+}
+
+/// Fails the running test unless every part of the module made by
+/// `makeAndExpose` deallocates once it is released; waits by suspending.
+///
+/// ```swift
+/// await assertModuleDeallocates(makeAndExpose, wait: .realTime(timeout: .seconds(1)))
+/// ```
+@MainActor
+@discardableResult
+public func assertModuleDeallocates<Module>(
+  _ makeAndExpose: () throws -> Module,
+  wait: LeakWait = .immediately,
+  explain: RetainPathExplainer? = nil,
+  fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+) async rethrows -> LeakCheckResult {
+  try await assertModuleDeallocates(
+    makeAndExpose, using: { _ in }, wait: wait, explain: explain,
+    fileID: fileID, filePath: filePath, line: line, column: column)
 }
 
 /// Builds the module, notes its parts, uses it, and lets go of it.

@@ -82,6 +82,7 @@ public final class LeakStepTest {
   ///   - settle: the time to let pass; ``settleTime`` by default.
   ///   - action: the step itself.
   /// - Returns: the step with the label read after it.
+  @_disfavoredOverload
   @discardableResult
   public func step(
     _ name: String,

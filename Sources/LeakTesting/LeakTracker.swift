@@ -64,6 +64,7 @@ public final class LeakTracker: @unchecked Sendable {
 
   /// Waits as ``wait`` says, then fails the test once per tracked object still
   /// alive, at the line that tracked it; forgets all tracked objects.
+  @_disfavoredOverload
   @MainActor
   @discardableResult
   public func verify() -> LeakCheckResult {

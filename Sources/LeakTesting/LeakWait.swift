@@ -68,6 +68,7 @@ public struct LeakWait: Sendable {
   /// ```swift
   /// let gone = LeakWait.manual(scheduler).until { weakScreen == nil }
   /// ```
+  @_disfavoredOverload
   @MainActor
   @discardableResult
   public func until(_ condition: () -> Bool) -> Bool {

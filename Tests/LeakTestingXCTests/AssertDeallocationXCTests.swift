@@ -1,0 +1,27 @@
+import LeakClock
+import LeakTesting
+import XCTest
+
+final class AssertDeallocationXCTests: FailureRecordingTestCase {
+  func testPassesForAnObjectNothingElseHolds() {
+    let failures = recordingFailures {
+      XCTAssertTrue(assertDeallocation(of: { ClosureHolder() }).passed)
+    }
+    XCTAssertEqual(failures, [])
+  }
+
+  func testFailsNamingTheTypeOfAnObjectKeptAliveByItsOwnClosure() {
+    let failures = recordingFailures {
+      var leaked: ClosureHolder?
+      let result = assertDeallocation(of: { ClosureHolder() }) { holder in
+        holder.captureSelf()
+        leaked = holder
+      }
+      XCTAssertEqual(result.failures, ["ClosureHolder is still alive after it should have deallocated"])
+      leaked?.breakCycle()
+    }
+    XCTAssertEqual(failures.map(\.message), ["ClosureHolder is still alive after it should have deallocated"])
+    XCTAssertEqual(failures.map(\.line), [#line - 10])
+    XCTAssertEqual(failures.map(\.file), ["\(#filePath)"])
+  }
+}
