@@ -6,7 +6,8 @@ import XCTest
 /// The helper reads the stored properties with `Mirror`, including those
 /// inherited from superclasses (up to, not including, `XCTestCase`), and
 /// names each offending property with the type of its value. Non-optional
-/// properties cannot be nil and are skipped; so are the names in `ignoring`.
+/// properties (and non-optional `lazy` ones) cannot be nil and are skipped; so
+/// are the names in `ignoring`.
 ///
 /// XCTest: call it at the end of `tearDown()`, after releasing everything.
 ///
@@ -52,10 +53,10 @@ public func assertAllPropertiesNil(
   var mirror: Mirror? = Mirror(reflecting: fixture)
   while let current = mirror, current.subjectType != XCTestCase.self {
     for child in current.children {
-      guard let label = child.label.map(propertyName(fromStorageLabel:)), !ignored.contains(label),
-        let value = unwrappedOptional(child.value)
+      guard let label = child.label, let (name, value) = setProperty(label: label, value: child.value),
+        !ignored.contains(name)
       else { continue }
-      let message = "`\(label)` (\(nameOfType(value))) is still set after teardown"
+      let message = "`\(name)` (\(nameOfType(value))) is still set after teardown"
       failures.append(explained(message, object: ModuleParts.classInstance(value), explain: explain))
     }
     mirror = current.superclassMirror
@@ -64,15 +65,25 @@ public func assertAllPropertiesNil(
   return record(result, at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
 }
 
+/// The property's name and value if it is an optional that holds a value;
+/// `nil` for nil optionals and for properties that cannot be nil.
+///
+/// A `lazy var` is stored as an optional named `$__lazy_storage_$_name`
+/// around the declared type: it counts only if the declared type is optional.
+private func setProperty(label: String, value: Any) -> (name: String, value: Any)? {
+  let lazyPrefix = "$__lazy_storage_$_"
+  guard label.hasPrefix(lazyPrefix) else {
+    return unwrappedOptional(value).map { (label, $0) }
+  }
+  let name = String(label.dropFirst(lazyPrefix.count))
+  guard let declared = unwrappedOptional(value), Mirror(reflecting: declared).displayStyle == .optional
+  else { return nil }  // never accessed, or not an optional
+  return unwrappedOptional(declared).map { (name, $0) }
+}
+
 /// The wrapped value if `value` is a non-nil optional; `nil` for nil and for non-optionals.
 private func unwrappedOptional(_ value: Any) -> Any? {
   let mirror = Mirror(reflecting: value)
   guard mirror.displayStyle == .optional else { return nil }
   return mirror.children.first?.value
-}
-
-/// `cache` for the storage of `lazy var cache`; other labels unchanged.
-private func propertyName(fromStorageLabel label: String) -> String {
-  let lazyPrefix = "$__lazy_storage_$_"
-  return label.hasPrefix(lazyPrefix) ? String(label.dropFirst(lazyPrefix.count)) : label
 }

@@ -11,8 +11,10 @@ final class AssertDeallocationXCTests: FailureRecordingTestCase {
   }
 
   func testFailsNamingTheTypeOfAnObjectKeptAliveByItsOwnClosure() {
+    var callLine = 0
     let failures = recordingFailures {
       var leaked: ClosureHolder?
+      callLine = #line + 1
       let result = assertDeallocation(of: { ClosureHolder() }) { holder in
         holder.captureSelf()
         leaked = holder
@@ -21,7 +23,7 @@ final class AssertDeallocationXCTests: FailureRecordingTestCase {
       leaked?.breakCycle()
     }
     XCTAssertEqual(failures.map(\.message), ["ClosureHolder is still alive after it should have deallocated"])
-    XCTAssertEqual(failures.map(\.line), [#line - 10])
+    XCTAssertEqual(failures.map(\.line), [callLine])
     XCTAssertEqual(failures.map(\.file), ["\(#filePath)"])
   }
 }
