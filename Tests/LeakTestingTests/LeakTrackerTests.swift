@@ -67,3 +67,16 @@ import Testing
     }
   }
 }
+
+/// The trait on a suite gives every test in it a tracker of its own.
+@MainActor
+@Suite(.leakChecked) struct LeakCheckedSuiteTests {
+  @Test func aTestInTheSuiteHasATracker() {
+    #expect(LeakTracker.current != nil)
+    trackForLeaks(Owner(strongDelegate: false))
+  }
+
+  @Test func eachTestHasItsOwn() {
+    #expect(LeakTracker.current?.trackedCount == 0)
+  }
+}
