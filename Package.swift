@@ -9,6 +9,7 @@ let package = Package(
     .library(name: "LeakDetector", targets: ["LeakDetector"]),
     .library(name: "ScreenKit", targets: ["ScreenKit"]),
     .library(name: "RetainGraph", targets: ["RetainGraph"]),
+    .library(name: "LeakTesting", targets: ["LeakTesting"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
@@ -29,6 +30,9 @@ let package = Package(
     ),
     .target(name: "RetainGraph", dependencies: ["CRemoteMirror"]),
 
+    // MARK: Test helpers (for XCTest and Swift Testing, in any package)
+    .target(name: "LeakTesting", dependencies: ["LeakDetector", "LeakClock", "RetainGraph"], exclude: ["README.md"]),
+
     // MARK: Benchmarks (`make bench`)
     .executableTarget(
       name: "LeakLabBenchmarks",
@@ -40,6 +44,14 @@ let package = Package(
     .testTarget(name: "LeakDetectorTests", dependencies: ["LeakDetector", "LeakClock"]),
     .testTarget(name: "ScreenKitTests", dependencies: ["ScreenKit", "LeakDetector", "LeakClock"]),
     .testTarget(name: "RetainGraphTests", dependencies: ["RetainGraph"]),
+    .testTarget(
+      name: "LeakTestingTests",
+      dependencies: ["LeakTesting", "LeakDetector", "LeakClock", "ScreenKit"]
+    ),
+    .testTarget(
+      name: "LeakTestingXCTests",
+      dependencies: ["LeakTesting", "LeakDetector", "LeakClock", "ScreenKit"]
+    ),
   ]
 )
 

@@ -1,0 +1,41 @@
+import RetainGraph
+
+/// Explains why an object is still alive: its retain path, or `nil` when it
+/// cannot tell.
+///
+/// Every LeakTesting helper takes one as `explain:`; a failure message then
+/// ends with `; retained by: <path>`. It has the same shape as
+/// `LeakDetector.explainer`, so one explainer serves both.
+///
+/// ```swift
+/// let explain: RetainPathExplainer = { object in
+///   (object as? ProfileScreen)?.onRefresh != nil ? "ProfileScreen.onRefresh -> ProfileScreen" : nil
+/// }
+/// assertDeallocation(of: { ProfileScreen() }, explain: explain)
+/// ```
+public typealias RetainPathExplainer = @Sendable (AnyObject) -> String?
+
+/// The explainer used when a helper is given none: RetainGraph's, which names
+/// the shortest strong cycle through the object, closure captures included.
+/// When nothing visible holds the object (a local variable in the test, say)
+/// it adds nothing, rather than a retain count that only adds noise.
+let defaultRetainPathExplainer: RetainPathExplainer? = nil
+
+/// RetainGraph's explanation of `object` when it found a path, else nil.
+let retainGraphExplainer: RetainPathExplainer = { object in
+  let explanation = sharedExplainer.explain(object)
+  return explanation.path == nil ? nil : explanation.description
+}
+
+/// One explainer for all helpers; it has no registered roots.
+private let sharedExplainer = RetainExplainer()
+
+/// `message`, followed by `; retained by: <path>` when `explain` can tell why
+/// `object` is alive.
+func explained(
+  _ message: String, object: AnyObject?, explain: RetainPathExplainer?
+) -> String {
+  guard let object, let explain = explain ?? defaultRetainPathExplainer, let path = explain(object)
+  else { return message }
+  return "\(message); retained by: \(path)"
+}

@@ -1,0 +1,130 @@
+import LeakClock
+import LeakTesting
+import ScreenKit
+import Testing
+
+@MainActor
+@Suite struct AssertDeallocationTests {
+  @Test func passesForAnObjectNothingElseHolds() {
+    let result = assertDeallocation(of: { ClosureHolder() }) { holder in
+      holder.onChange = { print("changed") }
+    }
+    #expect(result.passed)
+    #expect(result.failures.isEmpty)
+  }
+
+  @Test func failsNamingTheTypeOfAnObjectKeptAliveByItsOwnClosure() {
+    var leaked: ClosureHolder?
+    let recorded = expectIssues(["ClosureHolder is still alive after it should have deallocated"]) {
+      let result = assertDeallocation(of: { ClosureHolder() }) { holder in
+        holder.captureSelf()
+        leaked = holder
+      }
+      #expect(result.failures == ["ClosureHolder is still alive after it should have deallocated"])
+      #expect(!result.passed)
+    }
+    #expect(recorded.lines == [#line - 7])
+    leaked?.breakCycle()
+  }
+
+  @Test(arguments: [false, true])
+  func failsForAStrongDelegate(strong: Bool) {
+    let expected = strong ? ["Owner is still alive after it should have deallocated"] : []
+    expectIssues(expected) {
+      assertDeallocation(of: { Owner(strongDelegate: strong) })
+    }
+  }
+
+  @Test func appendsTheRetainPathWhenAnExplainerIsGiven() {
+    expectIssues([
+      "ClosureHolder is still alive after it should have deallocated;"
+        + " retained by: ClosureHolder.onChange -> closure context -> ClosureHolder"
+    ]) {
+      assertDeallocation(
+        of: { ClosureHolder() }, using: { $0.captureSelf() },
+        explain: { object in
+          (object as? ClosureHolder)?.onChange != nil
+            ? "ClosureHolder.onChange -> closure context -> ClosureHolder" : nil
+        })
+    }
+  }
+
+  // MARK: Waiting on the manual clock
+
+  @Test func waitsOnTheManualClockUntilPendingWorkRuns() {
+    let scheduler = ManualScheduler()
+    let result = assertDeallocation(
+      of: { PendingWorker(scheduler: scheduler, delay: .milliseconds(700)) },
+      wait: .manual(scheduler, timeout: .seconds(2), step: .milliseconds(100)))
+    #expect(result.passed)
+    #expect(scheduler.now == .milliseconds(700))  // stopped as soon as it was gone
+  }
+
+  @Test func failsWhenPendingWorkOutlivesTheTimeout() {
+    let scheduler = ManualScheduler()
+    expectIssues(["PendingWorker is still alive 2.0 s after it should have deallocated"]) {
+      assertDeallocation(
+        of: { PendingWorker(scheduler: scheduler, delay: .seconds(10)) },
+        wait: .manual(scheduler, timeout: .seconds(2)))
+    }
+    #expect(scheduler.now == .seconds(2))
+    scheduler.advance(by: .seconds(8))  // let the work run and release the worker
+  }
+
+  // MARK: Present and dismiss
+
+  @Test func passesForAScreenReleasedWhenItIsDismissed() {
+    let world = World()
+    let result = assertDeallocation(
+      of: { FeedScreen(title: "Feed") },
+      afterPresenting: { world.home.present($0) },
+      dismissing: { $0.dismiss() },
+      wait: .manual(world.scheduler))
+    #expect(result.passed)
+    #expect(world.home.presentedScreen == nil)
+  }
+
+  @Test func failsForAScreenKeptAliveAfterItIsDismissed() {
+    let world = World()
+    var leaked: FeedScreen?
+    expectIssues(["FeedScreen is still alive 2.0 s after it was dismissed"]) {
+      assertDeallocation(
+        of: { FeedScreen(title: "Feed") },
+        afterPresenting: { screen in
+          world.home.present(screen)
+          screen.leak()
+          leaked = screen
+        },
+        dismissing: { $0.dismiss() },
+        wait: .manual(world.scheduler, timeout: .seconds(2)))
+    }
+    // The detector saw it too, after its grace delay.
+    #expect(world.detector.summaryLabel == "Leaked: FeedScreen#1")
+    leaked?.onRefresh = nil
+  }
+
+  // MARK: async
+
+  @Test func theAsyncOverloadWaitsOnTheManualClockToo() async {
+    let scheduler = ManualScheduler()
+    await expectIssues(["PendingWorker is still alive 1.0 s after it should have deallocated"]) {
+      await assertDeallocation(
+        of: { PendingWorker(scheduler: scheduler, delay: .seconds(5)) },
+        using: { _ in await Task.yield() },
+        wait: .manual(scheduler, timeout: .seconds(1)))
+    }
+    scheduler.advance(by: .seconds(4))
+  }
+
+  /// The one real-time test: an object released by main-queue work a few
+  /// milliseconds later, awaited with a short timeout.
+  @Test(.timeLimit(.minutes(1)))
+  func theAsyncOverloadWaitsInRealTimeForMainQueueWork() async {
+    let start = ContinuousClock.now
+    let result = await assertDeallocation(
+      of: { MainQueueWorker(delay: .milliseconds(5)) },
+      wait: .realTime(timeout: .milliseconds(150), poll: .milliseconds(2)))
+    #expect(result.passed)
+    #expect(ContinuousClock.now - start < .milliseconds(200))
+  }
+}

@@ -1,0 +1,62 @@
+import LeakClock
+import LeakTesting
+import Testing
+
+@MainActor
+@Suite struct AssertModuleDeallocatesTests {
+  @Test func passesWhenEveryPartGoesWithTheRoot() {
+    let result = assertModuleDeallocates { makeAndExpose(strong: false) }
+    #expect(result.passed)
+  }
+
+  @Test func failsNamingEveryPartKeptAliveByAStrongBackReference() {
+    var leaked: Presenter?
+    expectIssues([
+      "module part `screen` (ModuleScreen) is still alive after the module was released",
+      "module part `presenter` (Presenter) is still alive after the module was released",
+      "module part `service` (Service) is still alive after the module was released",
+    ]) {
+      assertModuleDeallocates({ makeAndExpose(strong: true) }, using: { leaked = $0.presenter })
+    }
+    leaked?.strongScreen = nil
+  }
+
+  @Test func namesUnlabelledPartsByPosition() {
+    let owner = Owner(strongDelegate: false)
+    expectIssues(["module part #2 (Owner) is still alive after the module was released"]) {
+      assertModuleDeallocates { (ClosureHolder(), owner, 42) }
+    }
+  }
+
+  @Test func waitsOnTheManualClockForPendingWork() {
+    let scheduler = ManualScheduler()
+    let result = assertModuleDeallocates(
+      { (worker: PendingWorker(scheduler: scheduler, delay: .seconds(3)), holder: ClosureHolder()) },
+      wait: .manual(scheduler, timeout: .seconds(5)))
+    #expect(result.passed)
+    #expect(scheduler.now == .seconds(3))
+  }
+
+  @Test func failsWhenTheModuleExposesNoObjects() {
+    expectIssues(["the module ((Int, String)) exposes no objects to check"]) {
+      assertModuleDeallocates { (1, "one") }
+    }
+  }
+
+  @Test func theAsyncOverloadChecksToo() async {
+    var leaked: Presenter?
+    await expectIssues([
+      "module part `screen` (ModuleScreen) is still alive after the module was released",
+      "module part `presenter` (Presenter) is still alive after the module was released",
+      "module part `service` (Service) is still alive after the module was released",
+    ]) {
+      await assertModuleDeallocates(
+        { makeAndExpose(strong: true) },
+        using: { module in
+          await Task.yield()
+          leaked = module.presenter
+        })
+    }
+    leaked?.strongScreen = nil
+  }
+}

@@ -1,0 +1,37 @@
+import LeakTesting
+import XCTest
+
+/// The fixture check on the test case itself, the way an XCTest user runs it.
+final class AssertAllPropertiesNilXCTests: FailureRecordingTestCase {
+  var presenter: Presenter?
+  var service: Service?
+  var holder: ClosureHolder?
+  let title = "fixture"
+
+  override func setUp() {
+    super.setUp()
+    service = Service()
+    presenter = Presenter(service: service!)
+    holder = ClosureHolder()
+  }
+
+  func testPassesWhenTeardownReleasesEverything() {
+    presenter = nil
+    service = nil
+    holder = nil
+    XCTAssertEqual(recordingNonisolatedFailures { assertAllPropertiesNil(in: self) }, [])
+  }
+
+  func testNamesEveryPropertyStillSetOnTheTestCase() {
+    holder = nil  // a careless teardown
+    let failures = recordingNonisolatedFailures { assertAllPropertiesNil(in: self) }
+    XCTAssertEqual(
+      failures.map(\.message),
+      [
+        "`presenter` (Presenter) is still set after teardown",
+        "`service` (Service) is still set after teardown",
+      ])
+    presenter = nil
+    service = nil
+  }
+}

@@ -1,0 +1,80 @@
+import XCTest
+
+/// An `XCTestCase` that can catch its own failures, to check that a helper fails.
+///
+/// swift-corelibs-xctest (Linux) has no `XCTExpectFailure`, but every
+/// `XCTFail` ends in the current test case's open
+/// `recordFailure(withDescription:inFile:atLine:expected:)`. While
+/// ``recordingFailures(_:)`` runs its body, this class keeps those failures
+/// instead of passing them on, so a test can compare them exactly. Everything
+/// is per test case instance: no global state.
+class FailureRecordingTestCase: XCTestCase {
+  /// A failure caught while recording.
+  struct RecordedFailure: Equatable, CustomStringConvertible {
+    /// The message given to `XCTFail`.
+    var message: String
+    var file: String
+    var line: Int
+    var description: String { "\(message) (\(file):\(line))" }
+  }
+
+  /// The recording state, in a non-optional box so that the fixture check
+  /// run on a subclass does not see it as a property left set.
+  private final class Recorder {
+    var failures: [RecordedFailure]?
+    var expectedAtTeardown: (messages: [String], file: StaticString, line: UInt)?
+  }
+
+  private let recorder = Recorder()
+
+  override func recordFailure(
+    withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool
+  ) {
+    guard recorder.failures != nil else {
+      return super.recordFailure(
+        withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
+    }
+    // corelibs XCTest describes an `XCTFail(message)` as "failed - message".
+    let message = description.hasPrefix("failed - ") ? String(description.dropFirst(9)) : description
+    recorder.failures?.append(RecordedFailure(message: message, file: filePath, line: lineNumber))
+  }
+
+  /// Runs `body` on the main actor and returns the failures it recorded
+  /// instead of failing the test.
+  ///
+  /// XCTest runs test methods on the main thread. They are not marked
+  /// `@MainActor` because corelibs XCTest's test listing (`swift test
+  /// --filter`) crashes on synchronous `@MainActor` test methods.
+  func recordingFailures(_ body: @MainActor () throws -> Void) rethrows -> [RecordedFailure] {
+    recorder.failures = []
+    defer { recorder.failures = nil }
+    try MainActor.assumeIsolated { try body() }
+    return recorder.failures ?? []
+  }
+
+  /// Runs `body` where it is and returns the failures it recorded instead of
+  /// failing the test, for helpers that need no actor.
+  func recordingNonisolatedFailures(_ body: () throws -> Void) rethrows -> [RecordedFailure] {
+    recorder.failures = []
+    defer { recorder.failures = nil }
+    try body()
+    return recorder.failures ?? []
+  }
+
+  /// Expects exactly `messages` to be recorded from now until `tearDown()` —
+  /// for checks that run in teardown blocks, which XCTest runs before `tearDown()`.
+  func expectFailuresUntilTeardown(_ messages: [String], file: StaticString = #filePath, line: UInt = #line) {
+    recorder.failures = []
+    recorder.expectedAtTeardown = (messages, file, line)
+  }
+
+  override func tearDown() {
+    if let expected = recorder.expectedAtTeardown {
+      let messages = (recorder.failures ?? []).map(\.message)
+      recorder.failures = nil
+      recorder.expectedAtTeardown = nil
+      XCTAssertEqual(messages, expected.messages, file: expected.file, line: expected.line)
+    }
+    super.tearDown()
+  }
+}
