@@ -5,7 +5,9 @@ let package = Package(
   name: "LeakLab",
   platforms: [.macOS(.v15)],
   products: [
-    .library(name: "LeakClock", targets: ["LeakClock"])
+    .library(name: "LeakClock", targets: ["LeakClock"]),
+    .library(name: "TextGrid", targets: ["TextGrid"]),
+    .library(name: "LeakLabTerminal", targets: ["LeakLabTerminal"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
@@ -13,6 +15,22 @@ let package = Package(
   targets: [
     // MARK: Time
     .target(name: "LeakClock"),
+
+    // MARK: Terminal (render target, ncurses driver, pseudo-terminal driver)
+    .target(name: "TextGrid"),
+    .target(
+      name: "CNcurses",
+      linkerSettings: [.linkedLibrary("ncursesw")]
+    ),
+    .target(
+      name: "LeakLabTerminal",
+      dependencies: ["CNcurses", "TextGrid"]
+    ),
+    // End-to-end fixture for the terminal layer's own tests; not a product.
+    .executableTarget(
+      name: "TerminalSmoke",
+      dependencies: ["LeakLabTerminal", "TextGrid"]
+    ),
 
     // MARK: Benchmarks (`make bench`)
     .executableTarget(
@@ -22,6 +40,11 @@ let package = Package(
 
     // MARK: Tests
     .testTarget(name: "LeakClockTests", dependencies: ["LeakClock"]),
+    .testTarget(name: "TextGridTests", dependencies: ["TextGrid"]),
+    .testTarget(
+      name: "LeakLabTerminalTests",
+      dependencies: ["LeakLabTerminal", "TextGrid", "TerminalSmoke"]
+    ),
   ]
 )
 
