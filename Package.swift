@@ -40,7 +40,7 @@ let package = Package(
 
     // MARK: Tests
     .testTarget(name: "LeakClockTests", dependencies: ["LeakClock"]),
-    .testTarget(name: "TextGridTests", dependencies: ["TextGrid"]),
+    .testTarget(name: "TextGridTests", dependencies: ["TextGrid"], exclude: ["__Snapshots__"]),
     .testTarget(
       name: "LeakLabTerminalTests",
       dependencies: ["LeakLabTerminal", "TextGrid", "TerminalSmoke"]

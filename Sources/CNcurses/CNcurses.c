@@ -70,6 +70,10 @@ static struct termios shell_mode;
 // async-signal-safe.
 static char restore_sequence[256];
 static size_t restore_length = 0;
+// cursor_normal alone, sent after endwin: leaving the alternate screen can bring
+// back the cursor state saved when it was entered (tmux does), which was hidden.
+static char cursor_sequence[64];
+static size_t cursor_length = 0;
 static struct sigaction previous_crash_actions[COUNT(crash_signals)];
 
 void cn_unblock_signals(void) {
@@ -84,24 +88,28 @@ void cn_save_shell_mode(void) {
   shell_mode_saved = tcgetattr(STDIN_FILENO, &shell_mode) == 0;
 }
 
-static void append_capability(const char *name) {
+static void append_capability(char *buffer, size_t capacity, size_t *length, const char *name) {
   char *value = tigetstr(name);
   if (value == NULL || value == (char *)-1) return;
-  size_t length = strlen(value);
-  if (restore_length + length >= sizeof(restore_sequence)) return;
-  memcpy(restore_sequence + restore_length, value, length);
-  restore_length += length;
+  size_t size = strlen(value);
+  if (*length + size >= capacity) return;
+  memcpy(buffer + *length, value, size);
+  *length += size;
+}
+
+static void write_all(const char *bytes, size_t length) {
+  size_t written = 0;
+  while (written < length) {
+    ssize_t n = write(STDOUT_FILENO, bytes + written, length - written);
+    if (n <= 0) break;
+    written += (size_t)n;
+  }
 }
 
 static void restore_from_signal(void) {
   if (!active) return;
   active = 0;
-  size_t written = 0;
-  while (written < restore_length) {
-    ssize_t n = write(STDOUT_FILENO, restore_sequence + written, restore_length - written);
-    if (n <= 0) break;
-    written += (size_t)n;
-  }
+  write_all(restore_sequence, restore_length);
   if (shell_mode_saved) tcsetattr(STDIN_FILENO, TCSANOW, &shell_mode);
 }
 
@@ -142,10 +150,12 @@ void cn_install_restore_handlers(void) {
 void cn_set_active(bool value) {
   if (value) {
     restore_length = 0;
-    append_capability("sgr0");
-    append_capability("rmkx");
-    append_capability("cnorm");
-    append_capability("rmcup");
+    cursor_length = 0;
+    append_capability(restore_sequence, sizeof(restore_sequence), &restore_length, "sgr0");
+    append_capability(restore_sequence, sizeof(restore_sequence), &restore_length, "rmkx");
+    append_capability(restore_sequence, sizeof(restore_sequence), &restore_length, "rmcup");
+    append_capability(restore_sequence, sizeof(restore_sequence), &restore_length, "cnorm");
+    append_capability(cursor_sequence, sizeof(cursor_sequence), &cursor_length, "cnorm");
   }
   active = value ? 1 : 0;
 }
@@ -154,4 +164,6 @@ void cn_restore(void) {
   if (!active) return;
   active = 0;
   endwin();
+  fflush(stdout);
+  write_all(cursor_sequence, cursor_length);
 }

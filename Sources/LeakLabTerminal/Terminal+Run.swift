@@ -58,7 +58,7 @@ extension Terminal {
   ///   Terminal too small
   ///   30×8, needs 40×10
   /// ```
-  public static func tooSmallFrame(size: Size, minimum: Size) -> Grid {
+  nonisolated public static func tooSmallFrame(size: Size, minimum: Size) -> Grid {
     var grid = Grid(size: size)
     let lines = ["Terminal too small", "\(size), needs \(minimum)", "enlarge the window"]
     let top = max(0, (size.height - lines.count) / 2)

@@ -120,7 +120,7 @@ public final class Terminal {
   ///
   /// `TERM` must be set and not `dumb`, and standard input and output must be
   /// terminals. (Whether the terminal type is known is checked when curses starts.)
-  public static func preflight(
+  nonisolated public static func preflight(
     environment: [String: String], standardInputIsTerminal: Bool, standardOutputIsTerminal: Bool
   ) throws(TerminalError) {
     guard let type = environment["TERM"], !type.isEmpty else { throw .terminalTypeNotSet }

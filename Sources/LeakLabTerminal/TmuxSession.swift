@@ -7,7 +7,10 @@ import TextGrid
 /// End-to-end tests and `leaklab run --terminal` drive the real terminal app
 /// this way. Each session has its own server socket, so sessions never see
 /// each other; ``kill()`` (or `deinit`) stops the server and deletes the socket.
-/// The pane stays after the program exits, so its exit status can be read.
+/// The program runs under a small `sh` that records its exit status and then
+/// stays, like a shell prompt would: after the program exits, the pane shows
+/// the terminal exactly as the program left it (`#{alternate_on}`, `#{cursor_flag}`).
+/// (tmux's own `#{pane_dead_status}` is not used: tmux 3.3 sometimes never records it.)
 ///
 /// ```swift
 /// let session = try TmuxSession(command: [appPath], size: Size(width: 80, height: 24))
@@ -42,6 +45,7 @@ public final class TmuxSession: Sendable {
 
   /// The private server's socket.
   public let socketPath: String
+  private let statusPath: String
   private let environment: [String: String]
   private static let target = "leaklab"
 
@@ -54,11 +58,13 @@ public final class TmuxSession: Sendable {
   /// Starts `command` (program and arguments) in a new tmux server with a window of `size`.
   ///
   /// The program gets `LANG=C.UTF-8`, `TERM` from tmux (`tmux-256color`), no
-  /// `NO_COLOR`, and the variables in `environment`.
+  /// `NO_COLOR`, and the variables in `environment`. Ctrl-C and Ctrl-\ reach
+  /// the program only; the shell around it survives them to record the status.
   public init(
     command: [String], size: Size = Size(width: 80, height: 24), environment: [String: String] = [:]
   ) throws(Failure) {
     socketPath = "/tmp/leaklab-tmux-\(getpid())-\(UUID().uuidString.prefix(8)).sock"
+    statusPath = socketPath + ".status"
     var inherited = ProcessInfo.processInfo.environment
     for name in ["NO_COLOR", "TMUX", "TMUX_PANE", "LC_ALL", "LC_CTYPE"] { inherited[name] = nil }
     inherited["LANG"] = "C.UTF-8"
@@ -71,7 +77,8 @@ public final class TmuxSession: Sendable {
     for (name, value) in environment.sorted(by: { $0.key < $1.key }) {
       arguments += ["-e", "\(name)=\(value)"]
     }
-    arguments += command
+    let script = #"trap : INT QUIT; "$@"; echo $? > "$0"; exec sleep 2147483647"#
+    arguments += ["sh", "-c", script, statusPath] + command
     try tmux(arguments)
   }
 
@@ -91,9 +98,12 @@ public final class TmuxSession: Sendable {
 
   /// The visible screen, one string per row, trailing spaces trimmed.
   ///
-  /// - Parameter escapes: include the escape sequences for colours and attributes.
-  public func capture(escapes: Bool = false) throws(Failure) -> [String] {
-    let output = try tmux(["capture-pane", "-p", "-t", Self.target] + (escapes ? ["-e"] : []))
+  /// - Parameters:
+  ///   - escapes: include the escape sequences for colours and attributes.
+  ///   - history: start with the lines that scrolled off the top.
+  public func capture(escapes: Bool = false, history: Bool = false) throws(Failure) -> [String] {
+    let output = try tmux(
+      ["capture-pane", "-p", "-t", Self.target] + (escapes ? ["-e"] : []) + (history ? ["-S", "-"] : []))
     var lines = output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
     if lines.last == "" { lines.removeLast() }
     return lines
@@ -110,19 +120,18 @@ public final class TmuxSession: Sendable {
       .trimmingCharacters(in: .newlines)
   }
 
-  /// The process id of the program in the pane.
-  public func programProcessID() throws(Failure) -> Int32 {
-    Int32(try query("#{pane_pid}")) ?? -1
+  /// The process id of the program in the pane (a child of the pane's shell), or `nil` once it exited.
+  public func programProcessID() throws(Failure) -> Int32? {
+    let shell = try query("#{pane_pid}")
+    let children =
+      (try? String(contentsOfFile: "/proc/\(shell)/task/\(shell)/children", encoding: .utf8)) ?? ""
+    return children.split(separator: " ").first.flatMap { Int32($0) }
   }
 
   /// The program's exit status once it has exited (128 + signal when a signal ended it), else `nil`.
-  public func exitStatus() throws(Failure) -> Int32? {
-    // The pane is dead as soon as its terminal closes; the status follows once tmux reaps the program.
-    let fields = try query("#{pane_dead}:#{pane_dead_status}:#{pane_dead_signal}")
-      .split(separator: ":", omittingEmptySubsequences: false)
-    guard fields.count == 3, fields[0] == "1" else { return nil }
-    if let signal = Int32(fields[2]), signal > 0 { return 128 + signal }
-    return Int32(fields[1])
+  public func exitStatus() -> Int32? {
+    guard let text = try? String(contentsOfFile: statusPath, encoding: .utf8) else { return nil }
+    return Int32(text.trimmingCharacters(in: .whitespacesAndNewlines))
   }
 
   /// Polls the screen until `condition` holds; returns that screen.
@@ -152,7 +161,7 @@ public final class TmuxSession: Sendable {
   public func waitForExit(timeout: Duration = .seconds(10)) throws(Failure) -> Int32 {
     let deadline = ContinuousClock.now + timeout
     while true {
-      if let status = try exitStatus() { return status }
+      if let status = exitStatus() { return status }
       if ContinuousClock.now >= deadline {
         throw .timedOut(waitingFor: "the program to exit", screen: try capture())
       }
@@ -165,6 +174,7 @@ public final class TmuxSession: Sendable {
     _ = try? ChildProcess.run(
       ["tmux", "-S", socketPath, "kill-server"], environment: environment, timeout: .seconds(5))
     unlink(socketPath)
+    unlink(statusPath)
   }
 
   @discardableResult

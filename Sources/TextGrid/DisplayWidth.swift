@@ -25,7 +25,8 @@ extension Unicode.Scalar {
     if v < 0x7F { return v < 0x20 ? 0 : 1 }  // ASCII fast path
     if v < 0xA0 { return 0 }  // DEL and C1 controls
     if v == 0xAD { return 1 }  // soft hyphen: glibc shows it
-    if (0x1160...0x11FF).contains(v) || (0xD7B0...0xD7FF).contains(v) { return 0 }  // Hangul jamo vowels, finals
+    // Hangul jamo medial vowels and final consonants join the syllable before them.
+    if (0x1160...0x11FF).contains(v) || (0xD7B0...0xD7FF).contains(v) { return 0 }
     switch properties.generalCategory {
     case .nonspacingMark, .enclosingMark, .format, .control:
       return 0

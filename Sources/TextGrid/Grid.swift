@@ -70,7 +70,7 @@ public struct Grid: Hashable, Sendable {
     _ text: some StringProtocol, at point: Point, style: Style = .plain, maxWidth: Int? = nil
   ) -> Int {
     guard point.y >= 0, point.y < height else { return 0 }
-    let limit = min(width, point.x + max(0, maxWidth ?? width))
+    let limit = maxWidth.map { min(width, point.x + max(0, $0)) } ?? width
     var x = point.x
     for character in text {
       let shown: Character = Self.isControl(character) ? "\u{FFFD}" : character
