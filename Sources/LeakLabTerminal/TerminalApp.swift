@@ -24,6 +24,7 @@ import TextGrid
 ///     }
 ///     return .continue
 ///   }
+///   func tick() -> TickOutcome { .unchanged }
 /// }
 /// try Terminal.run(Counter())
 /// ```
@@ -38,16 +39,13 @@ public protocol TerminalApp: AnyObject {
   /// Reacts to a key (including ``Key/resize``); the frame is redrawn afterwards.
   func handle(_ key: Key) -> LoopDecision
 
-  /// Called once per loop turn, after the main queue's due work ran.
+  /// Called once per loop turn (every 50 ms when idle), after the main queue's due work ran.
   ///
   /// Return ``TickOutcome/redraw`` when state changed outside ``handle(_:)``
-  /// (a timer fired, a delayed dispatch ran). The default redraws every turn,
-  /// which is always correct: the terminal sends only cells that changed.
+  /// (a timer fired, a delayed dispatch ran), else ``TickOutcome/unchanged``.
+  /// Always answering `.redraw` is correct but renders 20 frames a second
+  /// while idle (about 2 % CPU in a debug build instead of 0.4 %).
   func tick() -> TickOutcome
-}
-
-extension TerminalApp {
-  public func tick() -> TickOutcome { .redraw }
 }
 
 /// What the run loop does after a key: go on or stop.

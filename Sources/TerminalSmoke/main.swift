@@ -10,10 +10,12 @@ final class SmokeApp: TerminalApp {
   private var lastKey: Key?
   private var keyCount = 0
   private var delayedWorkRan = false
+  private var changedOutsideKeys = false
 
   init() {
     DispatchQueue.main.asyncAfter(deadline: .now() + .milliseconds(200)) { [weak self] in
       self?.delayedWorkRan = true
+      self?.changedOutsideKeys = true
     }
   }
 
@@ -49,7 +51,8 @@ final class SmokeApp: TerminalApp {
   }
 
   func tick() -> TickOutcome {
-    .redraw
+    defer { changedOutsideKeys = false }
+    return changedOutsideKeys ? .redraw : .unchanged
   }
 }
 
