@@ -116,6 +116,10 @@ public final class Terminal {
     size = Size(width: Int(getmaxx(window)), height: Int(getmaxy(window)))
   }
 
+  isolated deinit {
+    restore()
+  }
+
   /// Checks, without touching the terminal, that the process can start curses.
   ///
   /// `TERM` must be set and not `dumb`, and standard input and output must be

@@ -68,12 +68,13 @@ struct EndToEndTests {
     try expectRestoredAfterExit(session, status: 0)
   }
 
-  @Test func sigtermRestoresTheTerminalAndExitsWith143() throws {
+  @Test(arguments: [SIGTERM, SIGHUP, SIGQUIT])
+  func aTerminatingSignalRestoresTheTerminalAndExitsWith128PlusItsNumber(signal: Int32) throws {
     let session = try startSmoke()
     defer { session.kill() }
     let pid = try #require(try session.programProcessID())
-    #expect(kill(pid, SIGTERM) == 0)
-    try expectRestoredAfterExit(session, status: 128 + SIGTERM)
+    #expect(kill(pid, signal) == 0)
+    try expectRestoredAfterExit(session, status: 128 + signal)
   }
 
   @Test func ctrlCRestoresTheTerminalAndExitsWith130() throws {
