@@ -55,8 +55,8 @@ struct EndToEndTests {
     let session = try startSmoke()
     defer { session.kill() }
     try session.resize(to: Size(width: 30, height: 8))
-    let small = try session.waitFor(text: "Terminal too small")
-    #expect(small.contains { $0.contains("30×8, needs 40×10") })
+    let small = try session.waitFor(text: "30×8, needs 40×10")
+    #expect(small.contains { $0.contains("Terminal too small") })
     try session.resize(to: Size(width: 50, height: 12))
     try session.waitFor(text: "size: 50×12")
   }
