@@ -10,6 +10,8 @@ let package = Package(
     .library(name: "ScreenKit", targets: ["ScreenKit"]),
     .library(name: "RetainGraph", targets: ["RetainGraph"]),
     .library(name: "LeakTesting", targets: ["LeakTesting"]),
+    .library(name: "TextGrid", targets: ["TextGrid"]),
+    .library(name: "LeakLabTerminal", targets: ["LeakLabTerminal"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
@@ -31,7 +33,27 @@ let package = Package(
     .target(name: "RetainGraph", dependencies: ["CRemoteMirror"]),
 
     // MARK: Test helpers (for XCTest and Swift Testing, in any package)
-    .target(name: "LeakTesting", dependencies: ["LeakDetector", "LeakClock", "RetainGraph"], exclude: ["README.md"]),
+    .target(
+      name: "LeakTesting",
+      dependencies: ["LeakDetector", "LeakClock", "RetainGraph"],
+      exclude: ["README.md"]
+    ),
+
+    // MARK: Terminal (render target, ncurses driver, pseudo-terminal driver)
+    .target(name: "TextGrid"),
+    .target(
+      name: "CNcurses",
+      linkerSettings: [.linkedLibrary("ncursesw")]
+    ),
+    .target(
+      name: "LeakLabTerminal",
+      dependencies: ["CNcurses", "TextGrid"]
+    ),
+    // End-to-end fixture for the terminal layer's own tests; not a product.
+    .executableTarget(
+      name: "TerminalSmoke",
+      dependencies: ["LeakLabTerminal", "TextGrid"]
+    ),
 
     // MARK: Benchmarks (`make bench`)
     .executableTarget(
@@ -51,6 +73,11 @@ let package = Package(
     .testTarget(
       name: "LeakTestingXCTests",
       dependencies: ["LeakTesting", "LeakDetector", "LeakClock", "ScreenKit"]
+    ),
+    .testTarget(name: "TextGridTests", dependencies: ["TextGrid"], exclude: ["__Snapshots__"]),
+    .testTarget(
+      name: "LeakLabTerminalTests",
+      dependencies: ["LeakLabTerminal", "TextGrid", "TerminalSmoke"]
     ),
   ]
 )

@@ -1,0 +1,169 @@
+#define _GNU_SOURCE
+#include "CNcurses.h"
+
+#include <fcntl.h>
+#include <langinfo.h>
+#include <locale.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <termios.h>
+#include <term.h>
+#include <unistd.h>
+
+WINDOW *cn_stdscr(void) { return stdscr; }
+int cn_color_pairs(void) { return COLOR_PAIRS; }
+int cn_colors(void) { return COLORS; }
+
+attr_t cn_attributes(bool bold, bool dim, bool reverse, bool underline) {
+  attr_t result = A_NORMAL;
+  if (bold) result |= A_BOLD;
+  if (dim) result |= A_DIM;
+  if (reverse) result |= A_REVERSE;
+  if (underline) result |= A_UNDERLINE;
+  return result;
+}
+
+bool cn_setup_locale(void) {
+  setlocale(LC_ALL, "");
+  const char *codeset = nl_langinfo(CODESET);
+  return codeset != NULL && (strcmp(codeset, "UTF-8") == 0 || strcmp(codeset, "utf8") == 0);
+}
+
+SCREEN *cn_newterm(const char *type) { return newterm(type, stdout, stdin); }
+
+int cn_put_cell(WINDOW *window, int y, int x, const wchar_t *chars, int count, attr_t attributes, short pair) {
+  wchar_t text[CCHARW_MAX + 1];
+  int n = count < CCHARW_MAX ? count : CCHARW_MAX;
+  for (int i = 0; i < n; i++) text[i] = chars[i];
+  text[n] = L'\0';
+  cchar_t cell;
+  if (setcchar(&cell, text, attributes, pair, NULL) == ERR) return ERR;
+  return mvwadd_wch(window, y, x, &cell);
+}
+
+int cn_wcwidth_utf8(wchar_t character) {
+  static locale_t utf8 = (locale_t)0;
+  if (utf8 == (locale_t)0) utf8 = newlocale(LC_CTYPE_MASK, "C.UTF-8", (locale_t)0);
+  if (utf8 == (locale_t)0) return -2;
+  locale_t previous = uselocale(utf8);
+  int width = wcwidth(character);
+  uselocale(previous);
+  return width;
+}
+
+int cn_pipe_cloexec(int fds[2]) { return pipe2(fds, O_CLOEXEC); }
+
+// MARK: Restoring the terminal on every exit path
+
+static const int terminating_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+static const int crash_signals[] = {SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE};
+#define COUNT(array) (sizeof(array) / sizeof((array)[0]))
+
+static volatile sig_atomic_t active = 0;
+static bool shell_mode_saved = false;
+static struct termios shell_mode;
+// The bytes endwin would send (attributes off, keypad off, cursor visible,
+// leave the alternate screen), captured while curses is active so that a signal
+// handler can restore the terminal with write(2) and tcsetattr(3) alone, both
+// async-signal-safe.
+static char restore_sequence[256];
+static size_t restore_length = 0;
+// cursor_normal alone, sent after endwin: leaving the alternate screen can bring
+// back the cursor state saved when it was entered (tmux does), which was hidden.
+static char cursor_sequence[64];
+static size_t cursor_length = 0;
+static struct sigaction previous_crash_actions[COUNT(crash_signals)];
+
+void cn_unblock_signals(void) {
+  sigset_t set;
+  sigemptyset(&set);
+  int signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGWINCH, SIGTSTP, SIGCONT};
+  for (size_t i = 0; i < COUNT(signals); i++) sigaddset(&set, signals[i]);
+  pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+}
+
+void cn_save_shell_mode(void) {
+  shell_mode_saved = tcgetattr(STDIN_FILENO, &shell_mode) == 0;
+}
+
+static void append_capability(char *buffer, size_t capacity, size_t *length, const char *name) {
+  char *value = tigetstr(name);
+  if (value == NULL || value == (char *)-1) return;
+  size_t size = strlen(value);
+  if (*length + size >= capacity) return;
+  memcpy(buffer + *length, value, size);
+  *length += size;
+}
+
+static void write_all(const char *bytes, size_t length) {
+  size_t written = 0;
+  while (written < length) {
+    ssize_t n = write(STDOUT_FILENO, bytes + written, length - written);
+    if (n <= 0) break;
+    written += (size_t)n;
+  }
+}
+
+static void restore_from_signal(void) {
+  if (!active) return;
+  active = 0;
+  write_all(restore_sequence, restore_length);
+  if (shell_mode_saved) tcsetattr(STDIN_FILENO, TCSANOW, &shell_mode);
+}
+
+static void on_terminating_signal(int signo) {
+  restore_from_signal();
+  _exit(128 + signo);
+}
+
+static void on_crash_signal(int signo) {
+  restore_from_signal();
+  for (size_t i = 0; i < COUNT(crash_signals); i++) {
+    if (crash_signals[i] == signo) sigaction(signo, &previous_crash_actions[i], NULL);
+  }
+  // Delivered to the previous handler (the Swift runtime's backtracer, or the
+  // default action) as soon as this handler returns.
+  raise(signo);
+}
+
+static void restore_at_exit(void) { cn_restore(); }
+
+void cn_install_restore_handlers(void) {
+  static bool installed = false;
+  if (installed) return;
+  installed = true;
+  struct sigaction action;
+  memset(&action, 0, sizeof(action));
+  sigemptyset(&action.sa_mask);
+  action.sa_handler = on_terminating_signal;
+  for (size_t i = 0; i < COUNT(terminating_signals); i++) sigaction(terminating_signals[i], &action, NULL);
+  action.sa_handler = on_crash_signal;
+  action.sa_flags = SA_ONSTACK;
+  for (size_t i = 0; i < COUNT(crash_signals); i++) {
+    sigaction(crash_signals[i], &action, &previous_crash_actions[i]);
+  }
+  atexit(restore_at_exit);
+}
+
+void cn_set_active(bool value) {
+  if (value) {
+    restore_length = 0;
+    cursor_length = 0;
+    append_capability(restore_sequence, sizeof(restore_sequence), &restore_length, "sgr0");
+    append_capability(restore_sequence, sizeof(restore_sequence), &restore_length, "rmkx");
+    append_capability(restore_sequence, sizeof(restore_sequence), &restore_length, "rmcup");
+    append_capability(restore_sequence, sizeof(restore_sequence), &restore_length, "cnorm");
+    append_capability(cursor_sequence, sizeof(cursor_sequence), &cursor_length, "cnorm");
+  }
+  active = value ? 1 : 0;
+}
+
+void cn_restore(void) {
+  if (!active) return;
+  active = 0;
+  endwin();
+  fflush(stdout);
+  write_all(cursor_sequence, cursor_length);
+}

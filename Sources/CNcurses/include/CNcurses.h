@@ -1,0 +1,55 @@
+// The parts of ncurses (wide-character build) LeakLabTerminal uses, plus small
+// C functions for what Swift cannot import: C globals (stdscr, COLOR_PAIRS),
+// function-like macros (attributes, setcchar), signal masks and handlers.
+#ifndef CNCURSES_H
+#define CNCURSES_H
+
+#ifndef NCURSES_WIDECHAR
+#define NCURSES_WIDECHAR 1
+#endif
+#include <ncursesw/curses.h>
+#include <stdbool.h>
+#include <wchar.h>
+
+/// The standard screen of the current terminal.
+WINDOW *cn_stdscr(void);
+/// The number of colour pairs the terminal supports (COLOR_PAIRS).
+int cn_color_pairs(void);
+/// The number of colours the terminal supports (COLORS).
+int cn_colors(void);
+/// The attribute bits for the given text attributes (A_BOLD, A_DIM, ...).
+attr_t cn_attributes(bool bold, bool dim, bool reverse, bool underline);
+
+/// Sets the locale from the environment; returns whether its character set is UTF-8.
+bool cn_setup_locale(void);
+/// Starts curses on stdin/stdout with terminal type `type` (NULL: $TERM).
+/// Returns NULL, without exiting, when the terminal type is unknown.
+SCREEN *cn_newterm(const char *type);
+
+/// Writes one cell: `count` wide characters (a spacing character then combining
+/// characters) with attributes and colour pair, at row `y`, column `x`.
+int cn_put_cell(WINDOW *window, int y, int x, const wchar_t *chars, int count, attr_t attributes, short pair);
+
+/// glibc's wcwidth in the C.UTF-8 locale (for comparison in tests); -1 when unprintable.
+int cn_wcwidth_utf8(wchar_t character);
+
+/// pipe2(fds, O_CLOEXEC): a pipe whose ends are not inherited by spawned programs
+/// (glibc declares pipe2 only under _GNU_SOURCE).
+int cn_pipe_cloexec(int fds[2]);
+
+/// Unblocks SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGWINCH, SIGTSTP and SIGCONT for
+/// the calling thread (a process started from a Swift thread can inherit them blocked).
+void cn_unblock_signals(void);
+/// Saves the terminal's shell mode; call before cn_newterm.
+void cn_save_shell_mode(void);
+/// Installs the restore-on-exit machinery once: handlers for SIGINT, SIGTERM,
+/// SIGHUP and SIGQUIT that restore the terminal and exit with 128 + signal,
+/// handlers for crash signals that restore and pass the signal on, and an atexit hook.
+void cn_install_restore_handlers(void);
+/// Records that curses is active (`true`: the handlers must restore the terminal)
+/// and captures the terminal's restore sequences.
+void cn_set_active(bool active);
+/// Restores the terminal with endwin if curses is active; safe to call twice.
+void cn_restore(void);
+
+#endif

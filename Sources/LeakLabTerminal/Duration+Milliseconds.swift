@@ -1,0 +1,7 @@
+extension Duration {
+  /// The duration in whole milliseconds, rounded down, clamped to `Int32`.
+  var wholeMilliseconds: Int32 {
+    let (seconds, attoseconds) = components
+    return Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000)
+  }
+}
