@@ -10,6 +10,7 @@ let package = Package(
     .library(name: "ScreenKit", targets: ["ScreenKit"]),
     .library(name: "RetainGraph", targets: ["RetainGraph"]),
     .library(name: "LeakTesting", targets: ["LeakTesting"]),
+    .library(name: "StepScripts", targets: ["StepScripts"]),
     .library(name: "TextGrid", targets: ["TextGrid"]),
     .library(name: "LeakLabTerminal", targets: ["LeakLabTerminal"]),
   ],
@@ -24,6 +25,9 @@ let package = Package(
     .target(name: "CLeakRuntime"),
     .target(name: "LeakDetector", dependencies: ["LeakClock", "CLeakRuntime"]),
     .target(name: "ScreenKit", dependencies: ["LeakClock"]),
+
+    // MARK: Step scripts (plain-text UI steps; run headless or in a terminal)
+    .target(name: "StepScripts"),
 
     // MARK: Retain paths (the runtime's Remote Mirror library, used in-process)
     .target(
@@ -63,6 +67,7 @@ let package = Package(
 
     // MARK: Tests
     .testTarget(name: "LeakClockTests", dependencies: ["LeakClock"]),
+    .testTarget(name: "StepScriptsTests", dependencies: ["StepScripts"]),
     .testTarget(name: "LeakDetectorTests", dependencies: ["LeakDetector", "LeakClock"]),
     .testTarget(name: "ScreenKitTests", dependencies: ["ScreenKit", "LeakDetector", "LeakClock"]),
     .testTarget(name: "RetainGraphTests", dependencies: ["RetainGraph"]),

@@ -1,0 +1,24 @@
+/// What a step script runs against: the app model headless, or the real app in
+/// a pseudo-terminal. Both read the same summary label.
+@MainActor
+public protocol StepDriver: AnyObject {
+  /// Performs a step that changes the app (`select`, `open`, `wait`, …).
+  func perform(_ command: StepCommand) throws(StepDriverError)
+  /// The detector's summary label as it reads now.
+  func readLabel() throws(StepDriverError) -> String
+}
+
+/// Why a driver could not perform a step.
+public enum StepDriverError: Error, Equatable, CustomStringConvertible {
+  /// The step names something that does not exist (an unknown scenario id, an
+  /// action number the scenario does not have): the script is wrong.
+  case invalidInput(String)
+  /// The app could not be driven (the terminal app exited, say).
+  case failure(String)
+
+  public var description: String {
+    switch self {
+    case .invalidInput(let message), .failure(let message): message
+    }
+  }
+}
