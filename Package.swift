@@ -27,7 +27,7 @@ let package = Package(
     .target(name: "ScreenKit", dependencies: ["LeakClock"]),
 
     // MARK: Step scripts (plain-text UI steps; run headless or in a terminal)
-    .target(name: "StepScripts"),
+    .target(name: "StepScripts", dependencies: ["TextGrid"]),
 
     // MARK: Retain paths (the runtime's Remote Mirror library, used in-process)
     .target(
@@ -51,7 +51,7 @@ let package = Package(
     ),
     .target(
       name: "LeakLabTerminal",
-      dependencies: ["CNcurses", "TextGrid"]
+      dependencies: ["CNcurses", "TextGrid", "StepScripts"]
     ),
     // End-to-end fixture for the terminal layer's own tests; not a product.
     .executableTarget(
