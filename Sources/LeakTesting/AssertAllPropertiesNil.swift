@@ -35,12 +35,14 @@ import XCTest
 /// }
 /// ```
 ///
-/// Failure, one per property: ``` `presenter` (ProfilePresenter) is still set after teardown ```.
+/// Failure, one per property: ``` `presenter` (ProfilePresenter) is still set after teardown ```,
+/// followed by `; retained by: <path>` when the value is in a retain cycle.
 ///
 /// - Parameters:
 ///   - fixture: the test case or fixture, usually `self`.
 ///   - ignored: property names that may stay set.
-///   - explain: explains why an object still set is alive, for the failure message.
+///   - explain: explains why an object still set is alive, for the failure message;
+///     `nil` (the default) uses RetainGraph's, ``noRetainPath`` leaves it out.
 /// - Returns: the failures recorded, if any.
 @discardableResult
 public func assertAllPropertiesNil(

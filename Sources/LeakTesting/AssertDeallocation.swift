@@ -3,8 +3,9 @@
 ///
 /// The helper calls `make`, drops its reference, then waits as `wait` says
 /// (not at all by default) for the object to go away. If it is still alive,
-/// the failure names its type — and the retain path, when `explain` can tell —
-/// at the call site, under Swift Testing or XCTest alike.
+/// the failure names its type — and the retain path, when `explain` (by
+/// default RetainGraph's) can tell — at the call site, under Swift Testing or
+/// XCTest alike.
 ///
 /// ```swift
 /// @MainActor @Test func profileScreenDeallocates() {
@@ -12,12 +13,14 @@
 /// }
 /// ```
 ///
-/// Failure: `ProfileScreen is still alive after it should have deallocated`.
+/// Failure: `ProfileScreen is still alive after it should have deallocated`,
+/// followed by `; retained by: <path>` when the object is in a retain cycle.
 ///
 /// - Parameters:
 ///   - make: builds the object.
 ///   - wait: how to wait for the object to go away.
-///   - explain: explains a survivor's retain path for the failure message.
+///   - explain: explains a survivor's retain path for the failure message;
+///     `nil` (the default) uses RetainGraph's, ``noRetainPath`` leaves it out.
 /// - Returns: the failures recorded, if any.
 @_disfavoredOverload
 @MainActor
@@ -46,7 +49,9 @@ public func assertDeallocation<Object: AnyObject>(
 /// }
 /// ```
 ///
-/// Failure: `ProfileScreen is still alive after it should have deallocated`.
+/// Failure, if `refresh()` left a closure capturing the screen:
+/// `ProfileScreen is still alive after it should have deallocated; retained by: retain cycle:
+/// ProfileScreen → onRefresh: closure in ProfileScreen.refresh() → captures ProfileScreen (strong)`.
 @_disfavoredOverload
 @MainActor
 @discardableResult
@@ -86,7 +91,8 @@ public func assertDeallocation<Object: AnyObject>(
 /// }
 /// ```
 ///
-/// Failure: `SettingsScreen is still alive 2.0 s after it was dismissed`.
+/// Failure: `SettingsScreen is still alive 2.0 s after it was dismissed`, plus
+/// `; retained by: <path>` when it is in a retain cycle.
 @_disfavoredOverload
 @MainActor
 @discardableResult

@@ -23,13 +23,15 @@
 /// ```
 ///
 /// Failure, one per survivor:
-/// ``module part `presenter` (ProfilePresenter) is still alive after the module was released``.
+/// ``module part `presenter` (ProfilePresenter) is still alive after the module was released``,
+/// followed by `; retained by: <path>` for a part in a retain cycle.
 ///
 /// - Parameters:
 ///   - makeAndExpose: builds the module and returns its root and parts.
 ///   - use: exercises the module before it is released.
 ///   - wait: how to wait for the parts to go away.
-///   - explain: explains a survivor's retain path for the failure message.
+///   - explain: explains a survivor's retain path for the failure message;
+///     `nil` (the default) uses RetainGraph's, ``noRetainPath`` leaves it out.
 /// - Returns: the failures recorded, if any.
 @_disfavoredOverload
 @MainActor

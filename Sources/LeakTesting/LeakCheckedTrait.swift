@@ -18,7 +18,8 @@ import Testing
 public struct LeakCheckedTrait: TestTrait, SuiteTrait, TestScoping {
   /// How the end-of-test check waits for tracked objects to go away.
   public var wait: LeakWait
-  /// Explains a survivor's retain path for the failure message.
+  /// Explains a survivor's retain path for the failure message; `nil` uses
+  /// RetainGraph's, ``noRetainPath`` leaves it out.
   public var explain: RetainPathExplainer?
 
   public var isRecursive: Bool { true }

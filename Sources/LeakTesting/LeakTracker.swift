@@ -22,7 +22,8 @@ import Foundation
 /// `verify()` for you; under XCTest, `XCTestCase.trackForLeaks(_:)` does it in
 /// a teardown block.
 ///
-/// Failure, one per survivor: `FeedScreen is still alive at the end of the test`.
+/// Failure, one per survivor: `FeedScreen is still alive at the end of the test`,
+/// followed by `; retained by: <path>` for a survivor in a retain cycle.
 public final class LeakTracker: @unchecked Sendable {
   private struct Entry {
     let reference: WeakReference
@@ -31,7 +32,8 @@ public final class LeakTracker: @unchecked Sendable {
 
   /// How ``verify()`` waits for tracked objects to go away.
   public let wait: LeakWait
-  /// Explains a survivor's retain path for the failure message.
+  /// Explains a survivor's retain path for the failure message; `nil` uses
+  /// RetainGraph's, ``noRetainPath`` leaves it out.
   public let explain: RetainPathExplainer?
 
   private let lock = NSLock()

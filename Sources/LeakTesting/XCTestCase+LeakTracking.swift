@@ -18,7 +18,9 @@ extension XCTestCase {
   /// as leaks; release them in the test, or use a ``LeakTracker`` and call
   /// ``LeakTracker/verify()`` at the end of `tearDown()`.
   ///
-  /// Failure: `FeedScreen is still alive at the end of the test`.
+  /// Failure: `FeedScreen is still alive at the end of the test`, followed by
+  /// `; retained by: <path>` when it is in a retain cycle; pass
+  /// `explain: noRetainPath` to leave the path out.
   public func trackForLeaks(
     _ object: AnyObject,
     wait: LeakWait = .immediately,

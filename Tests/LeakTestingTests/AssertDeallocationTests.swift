@@ -13,14 +13,18 @@ import Testing
     #expect(result.failures.isEmpty)
   }
 
-  @Test func failsNamingTheTypeOfAnObjectKeptAliveByItsOwnClosure() {
-    var leaked: ClosureHolder?
-    let recorded = expectIssues(["ClosureHolder is still alive after it should have deallocated"]) {
+  @Test func failsNamingTheTypeAndRetainCycleOfAnObjectKeptAliveByItsOwnClosure() {
+    let message =
+      "ClosureHolder is still alive after it should have deallocated;"
+      + " retained by: retain cycle: ClosureHolder → onChange: closure in ClosureHolder.captureSelf()"
+      + " → captures ClosureHolder (strong)"
+    weak var leaked: ClosureHolder?  // weak: only the cycle may keep it alive
+    let recorded = expectIssues([message]) {
       let result = assertDeallocation(of: { ClosureHolder() }) { holder in
         holder.captureSelf()
         leaked = holder
       }
-      #expect(result.failures == ["ClosureHolder is still alive after it should have deallocated"])
+      #expect(result.failures == [message])
       #expect(!result.passed)
     }
     #expect(recorded.lines == [#line - 7])
@@ -29,10 +33,57 @@ import Testing
 
   @Test(arguments: [false, true])
   func failsForAStrongDelegate(strong: Bool) {
-    let expected = strong ? ["Owner is still alive after it should have deallocated"] : []
+    let expected =
+      strong
+      ? [
+        "Owner is still alive after it should have deallocated;"
+          + " retained by: retain cycle: Owner → child: Child → strongDelegate: Owner (strong)"
+      ] : []
+    weak var leaked: Owner?  // weak: only the cycle may keep it alive
     expectIssues(expected) {
-      assertDeallocation(of: { Owner(strongDelegate: strong) })
+      assertDeallocation(of: { Owner(strongDelegate: strong) }, using: { leaked = $0 })
     }
+    leaked?.child.strongDelegate = nil
+  }
+
+  @Test func aStrongDelegateCycleNamesTheDelegateEdge() {
+    weak var leaked: Owner?
+    let recorded = expectIssues([
+      "Owner is still alive after it should have deallocated;"
+        + " retained by: retain cycle: Owner → child: Child → strongDelegate: Owner (strong)"
+    ]) {
+      assertDeallocation(of: { Owner(strongDelegate: true) }, using: { leaked = $0 })
+    }
+    #expect(recorded.messages.first?.hasSuffix("→ strongDelegate: Owner (strong)") == true)
+    leaked?.child.strongDelegate = nil
+  }
+
+  @Test func noRetainPathLeavesThePathOutAndNilMeansTheDefault() {
+    weak var first: ClosureHolder?
+    weak var second: ClosureHolder?
+    expectIssues([
+      "ClosureHolder is still alive after it should have deallocated",
+      "ClosureHolder is still alive after it should have deallocated;"
+        + " retained by: retain cycle: ClosureHolder → onChange: closure in ClosureHolder.captureSelf()"
+        + " → captures ClosureHolder (strong)",
+    ]) {
+      assertDeallocation(
+        of: { ClosureHolder() },
+        using: { holder in
+          holder.captureSelf()
+          first = holder
+        },
+        explain: noRetainPath)
+      assertDeallocation(
+        of: { ClosureHolder() },
+        using: { holder in
+          holder.captureSelf()
+          second = holder
+        },
+        explain: nil)
+    }
+    first?.breakCycle()
+    second?.breakCycle()
   }
 
   @Test func appendsTheRetainPathWhenAnExplainerIsGiven() {
@@ -86,8 +137,12 @@ import Testing
 
   @Test func failsForAScreenKeptAliveAfterItIsDismissed() {
     let world = World()
-    var leaked: FeedScreen?
-    expectIssues(["FeedScreen is still alive 2.0 s after it was dismissed"]) {
+    weak var leaked: FeedScreen?  // weak: only the cycle may keep it alive
+    expectIssues([
+      "FeedScreen is still alive 2.0 s after it was dismissed;"
+        + " retained by: retain cycle: FeedScreen → onRefresh: closure in FeedScreen.leak()"
+        + " → captures FeedScreen (strong)"
+    ]) {
       assertDeallocation(
         of: { FeedScreen(title: "Feed") },
         afterPresenting: { screen in

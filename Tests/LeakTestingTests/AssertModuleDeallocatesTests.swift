@@ -10,10 +10,13 @@ import Testing
   }
 
   @Test func failsNamingEveryPartKeptAliveByAStrongBackReference() {
-    var leaked: Presenter?
+    weak var leaked: Presenter?  // weak: only the cycle may keep it alive
     expectIssues([
-      "module part `screen` (ModuleScreen) is still alive after the module was released",
-      "module part `presenter` (Presenter) is still alive after the module was released",
+      "module part `screen` (ModuleScreen) is still alive after the module was released;"
+        + " retained by: retain cycle: ModuleScreen → presenter: Presenter → strongScreen: ModuleScreen (strong)",
+      "module part `presenter` (Presenter) is still alive after the module was released;"
+        + " retained by: retain cycle: Presenter → strongScreen: ModuleScreen → presenter: Presenter (strong)",
+      // Only the presenter, which is in the cycle, holds the service: no cycle runs through it.
       "module part `service` (Service) is still alive after the module was released",
     ]) {
       assertModuleDeallocates({ makeAndExpose(strong: true) }, using: { leaked = $0.presenter })
@@ -44,10 +47,13 @@ import Testing
   }
 
   @Test func theAsyncOverloadChecksToo() async {
-    var leaked: Presenter?
+    weak var leaked: Presenter?  // weak: only the cycle may keep it alive
     await expectIssues([
-      "module part `screen` (ModuleScreen) is still alive after the module was released",
-      "module part `presenter` (Presenter) is still alive after the module was released",
+      "module part `screen` (ModuleScreen) is still alive after the module was released;"
+        + " retained by: retain cycle: ModuleScreen → presenter: Presenter → strongScreen: ModuleScreen (strong)",
+      "module part `presenter` (Presenter) is still alive after the module was released;"
+        + " retained by: retain cycle: Presenter → strongScreen: ModuleScreen → presenter: Presenter (strong)",
+      // Only the presenter, which is in the cycle, holds the service: no cycle runs through it.
       "module part `service` (Service) is still alive after the module was released",
     ]) {
       await assertModuleDeallocates(

@@ -23,7 +23,11 @@ import Testing
     leaks.track(holder)
     let trackedLine = #line - 1
     leaks.track(Owner(strongDelegate: false))
-    let recorded = expectIssues(["ClosureHolder is still alive at the end of the test"]) {
+    let recorded = expectIssues([
+      "ClosureHolder is still alive at the end of the test;"
+        + " retained by: retain cycle: ClosureHolder → onChange: closure in ClosureHolder.captureSelf()"
+        + " → captures ClosureHolder (strong)"
+    ]) {
       leaks.verify()
     }
     #expect(recorded.lines == [trackedLine])

@@ -10,19 +10,23 @@ final class AssertDeallocationXCTests: FailureRecordingTestCase {
     XCTAssertEqual(failures, [])
   }
 
-  func testFailsNamingTheTypeOfAnObjectKeptAliveByItsOwnClosure() {
+  func testFailsNamingTheTypeAndRetainCycleOfAnObjectKeptAliveByItsOwnClosure() {
+    let message =
+      "ClosureHolder is still alive after it should have deallocated;"
+      + " retained by: retain cycle: ClosureHolder → onChange: closure in ClosureHolder.captureSelf()"
+      + " → captures ClosureHolder (strong)"
     var callLine = 0
     let failures = recordingFailures {
-      var leaked: ClosureHolder?
+      weak var leaked: ClosureHolder?  // weak: only the cycle may keep it alive
       callLine = #line + 1
       let result = assertDeallocation(of: { ClosureHolder() }) { holder in
         holder.captureSelf()
         leaked = holder
       }
-      XCTAssertEqual(result.failures, ["ClosureHolder is still alive after it should have deallocated"])
+      XCTAssertEqual(result.failures, [message])
       leaked?.breakCycle()
     }
-    XCTAssertEqual(failures.map(\.message), ["ClosureHolder is still alive after it should have deallocated"])
+    XCTAssertEqual(failures.map(\.message), [message])
     XCTAssertEqual(failures.map(\.line), [callLine])
     XCTAssertEqual(failures.map(\.file), ["\(#filePath)"])
   }
@@ -30,7 +34,7 @@ final class AssertDeallocationXCTests: FailureRecordingTestCase {
   func testFailsForAScreenKeptAliveAfterItIsDismissed() {
     let failures = recordingFailures {
       let world = World()
-      var leaked: FeedScreen?
+      weak var leaked: FeedScreen?  // weak: only the cycle may keep it alive
       assertDeallocation(
         of: { FeedScreen(title: "Feed") },
         afterPresenting: { screen in
@@ -43,7 +47,42 @@ final class AssertDeallocationXCTests: FailureRecordingTestCase {
       XCTAssertEqual(world.detector.summaryLabel, "Leaked: FeedScreen#1")
       leaked?.onRefresh = nil
     }
-    XCTAssertEqual(failures.map(\.message), ["FeedScreen is still alive 2.0 s after it was dismissed"])
+    XCTAssertEqual(
+      failures.map(\.message),
+      [
+        "FeedScreen is still alive 2.0 s after it was dismissed;"
+          + " retained by: retain cycle: FeedScreen → onRefresh: closure in FeedScreen.leak()"
+          + " → captures FeedScreen (strong)"
+      ])
+  }
+
+  func testAStrongDelegateCycleNamesTheDelegateEdge() {
+    let failures = recordingFailures {
+      weak var leaked: Owner?  // weak: only the cycle may keep it alive
+      assertDeallocation(of: { Owner(strongDelegate: true) }, using: { leaked = $0 })
+      leaked?.child.strongDelegate = nil
+    }
+    XCTAssertEqual(
+      failures.map(\.message),
+      [
+        "Owner is still alive after it should have deallocated;"
+          + " retained by: retain cycle: Owner → child: Child → strongDelegate: Owner (strong)"
+      ])
+  }
+
+  func testNoRetainPathLeavesThePathOut() {
+    let failures = recordingFailures {
+      weak var leaked: ClosureHolder?
+      assertDeallocation(
+        of: { ClosureHolder() },
+        using: { holder in
+          holder.captureSelf()
+          leaked = holder
+        },
+        explain: noRetainPath)
+      leaked?.breakCycle()
+    }
+    XCTAssertEqual(failures.map(\.message), ["ClosureHolder is still alive after it should have deallocated"])
   }
 
   func testWaitsOnTheManualClockUntilPendingWorkRuns() {

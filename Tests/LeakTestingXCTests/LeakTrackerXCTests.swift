@@ -11,6 +11,7 @@ final class LeakTrackerXCTests: FailureRecordingTestCase {
     trackForLeaks(Owner(strongDelegate: false))
   }
 
+  /// A pending scheduler item is not visible to the explainer: no path is appended.
   func testTrackForLeaksFailsInTeardownAtTheLineThatTrackedTheSurvivor() {
     expectFailuresUntilTeardown(["PendingWorker is still alive at the end of the test"])
     trackForLeaks(PendingWorker(scheduler: idleScheduler, delay: .seconds(1)))
@@ -30,7 +31,13 @@ final class LeakTrackerXCTests: FailureRecordingTestCase {
     let trackedLine = #line - 1
     leaks.track(Owner(strongDelegate: false))
     let failures = recordingFailures { leaks.verify() }
-    XCTAssertEqual(failures.map(\.message), ["ClosureHolder is still alive at the end of the test"])
+    XCTAssertEqual(
+      failures.map(\.message),
+      [
+        "ClosureHolder is still alive at the end of the test;"
+          + " retained by: retain cycle: ClosureHolder → onChange: closure in ClosureHolder.captureSelf()"
+          + " → captures ClosureHolder (strong)"
+      ])
     XCTAssertEqual(failures.map(\.line), [trackedLine])
     holder.breakCycle()
   }
