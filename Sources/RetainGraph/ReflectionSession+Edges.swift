@@ -128,9 +128,18 @@ extension ReflectionSession {
   private func appendElements(
     ofStorage storage: UInt, prefix: String, strongOnly: Bool, into edges: inout [RawEdge]
   ) {
-    // One read covers the header, the hash bitmap or the first elements.
-    let header = UnsafeMutableRawPointer.allocate(byteCount: Self.firstReadSize, alignment: 16)
-    defer { header.deallocate() }
+    // One read covers the header, the hash bitmap or the first elements; the
+    // copy lives on the stack (no heap allocation per collection).
+    withUnsafeTemporaryAllocation(byteCount: Self.firstReadSize, alignment: 16) { buffer in
+      guard let header = buffer.baseAddress else { return }
+      appendElements(ofStorage: storage, header: header, prefix: prefix, strongOnly: strongOnly, into: &edges)
+    }
+  }
+
+  private func appendElements(
+    ofStorage storage: UInt, header: UnsafeMutableRawPointer, prefix: String, strongOnly: Bool,
+    into edges: inout [RawEdge]
+  ) {
     let copied = read(storage, into: header, count: Self.firstReadSize)
     guard copied >= 64 else { return }
     let headerView = MemoryWindow(base: storage, bytes: UnsafeRawPointer(header), count: copied)
