@@ -128,9 +128,18 @@ extension ReflectionSession {
   private func appendElements(
     ofStorage storage: UInt, prefix: String, strongOnly: Bool, into edges: inout [RawEdge]
   ) {
-    // One read covers the header, the hash bitmap or the first elements.
-    let header = UnsafeMutableRawPointer.allocate(byteCount: Self.firstReadSize, alignment: 16)
-    defer { header.deallocate() }
+    // One read covers the header, the hash bitmap or the first elements; the
+    // copy lives on the stack (no heap allocation per collection).
+    withUnsafeTemporaryAllocation(byteCount: Self.firstReadSize, alignment: 16) { buffer in
+      guard let header = buffer.baseAddress else { return }
+      appendElements(ofStorage: storage, header: header, prefix: prefix, strongOnly: strongOnly, into: &edges)
+    }
+  }
+
+  private func appendElements(
+    ofStorage storage: UInt, header: UnsafeMutableRawPointer, prefix: String, strongOnly: Bool,
+    into edges: inout [RawEdge]
+  ) {
     let copied = read(storage, into: header, count: Self.firstReadSize)
     guard copied >= 64 else { return }
     let headerView = MemoryWindow(base: storage, bytes: UnsafeRawPointer(header), count: copied)
@@ -195,19 +204,30 @@ extension ReflectionSession {
   }
 
   /// Calls `body` with the ordinal and bucket index of each occupied bucket of a hashed storage.
+  ///
+  /// A table with fewer than 64 buckets keeps its bitmap in one word whose bits
+  /// past the last bucket are all set (the standard library's `_HashTable.clear()`
+  /// does so to speed up its hole search): those bits are not buckets, and the
+  /// memory they would index lies past the element arrays. No more than the
+  /// storage's count of buckets are reported either.
   private func forEachOccupiedBucket(
     _ storage: UInt, header: MemoryWindow, bitmapOffset: UInt, _ body: (Int, UInt) -> Void
   ) {
-    guard let scaleWord = header.word(at: storage + 32) else { return }
+    guard let scaleWord = header.word(at: storage + 32), let count = header.word(at: storage + 16) else {
+      return
+    }
     let scale = scaleWord & 0xFF
     guard scale < 32 else { return }
     let bucketCount = 1 << Int(scale)
+    guard count <= UInt(bucketCount) else { return }
     let wordCount = (bucketCount + 63) / 64
     var ordinal = 0
     for wordIndex in 0..<wordCount {
       let address = storage + bitmapOffset + UInt(wordIndex * 8)
       guard var bits = header.word(at: address) ?? word(at: address) else { return }
+      if bucketCount < 64 { bits &= (1 << UInt(bucketCount)) - 1 }
       while bits != 0 {
+        guard ordinal < Int(count) else { return }
         let bit = bits.trailingZeroBitCount
         bits &= bits - 1
         body(ordinal, UInt(wordIndex * 64 + bit))

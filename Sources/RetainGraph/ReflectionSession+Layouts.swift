@@ -5,46 +5,99 @@ import CRemoteMirror
 #endif
 
 extension ReflectionSession {
-  /// The layout for objects with `metadata`, computed once from `instance`.
+  /// The layout for objects with `metadata`, computed once (from `instance` only
+  /// for closure contexts, whose captures the library reads from the instance).
+  ///
+  /// The cache is keyed by metadata address, so only what belongs to the
+  /// metadata may enter it. Metadata are never freed, but generic metadata live
+  /// in heap memory the runtime may take over later: an address that is not
+  /// metadata yet (a word read from a dying object, a conservative candidate)
+  /// is neither cached nor shown to the library, whose own caches are keyed by
+  /// address too. And an instance may die and its memory be reused while it is
+  /// inspected: layouts computed from an instance are cached only when the
+  /// instance still has `metadata` afterwards.
   func layout(metadata: UInt, instance: UInt) -> HeapLayout? {
     if let cached = layouts[metadata] { return cached }
-    let computed = computeLayout(metadata: metadata, instance: instance)
+    guard let kind = heapMetadataKind(metadata) else { return nil }
+    let computed: HeapLayout?
+    if kind == Self.classMetadataKind {
+      computed = classLayout(metadata: metadata)
+    } else {
+      computed = instanceLayout(metadata: metadata, instance: instance)
+      guard word(at: instance) == metadata else { return nil }
+    }
     if layouts.count > 200_000 { layouts.removeAll(keepingCapacity: true) }
     layouts[metadata] = computed
     return computed
   }
 
-  private func computeLayout(metadata: UInt, instance: UInt) -> HeapLayout? {
+  /// The metadata kind of a class (Swift classes without Objective-C interop).
+  static let classMetadataKind: UInt = 0
+
+  /// The kind of the heap metadata at `metadata` (a class, a closure context, a
+  /// box), or nil when the memory there does not look like heap metadata.
+  func heapMetadataKind(_ metadata: UInt) -> UInt? {
+    guard let kind = word(at: metadata) else { return nil }
+    switch kind {
+    case Self.classMetadataKind:
+      // A class has a type descriptor in an image, after the fixed-size header
+      // (kind, superclass, flags, instance address point, size, alignment mask,
+      // reserved, class size, class address point).
+      guard let descriptor = word(at: metadata + 40), Self.isPlausibleObject(descriptor & ~7) else {
+        return nil
+      }
+      return kind
+    case 0x400, 0x500, 0x501:  // heap local variable (closure context), generic box, error box
+      return kind
+    default:
+      return nil
+    }
+  }
+
+  private func classLayout(metadata: UInt) -> HeapLayout? {
+    let info = swift_reflection_infoForMetadata(context, metadata)
+    guard info.kind == RMLayoutClassInstance else { return opaqueLayout(metadata: metadata) }
+    let typeRef = swift_reflection_typeRefForMetadata(context, metadata)
+    if let storage = storageLayout(typeRef: typeRef, typeName: typeName(of: metadata)) { return storage }
+    var slots: [Slot] = []
+    var opaque = false
+    var size = 0
+    var current = metadata
+    var currentInfo = info
+    var depth = 0
+    while current != 0, depth < 64 {
+      if currentInfo.kind == RMLayoutClassInstance {
+        let owner = current
+        collectFields(count: currentInfo.fieldCount, into: &slots, opaque: &opaque) {
+          swift_reflection_childOfMetadata(context, owner, $0)
+        }
+        size = max(size, Int(currentInfo.size))
+      } else if swift_reflection_typeRefForMetadata(context, current) != 0 {
+        opaque = true
+      }
+      current = word(at: current + 8) ?? 0
+      depth += 1
+      if current != 0 { currentInfo = swift_reflection_infoForMetadata(context, current) }
+    }
+    return HeapLayout(
+      kind: .object, typeName: typeName(of: metadata), size: size, shape: .fields(slots),
+      scansConservatively: opaque)
+  }
+
+  /// A class whose layout Remote Mirror cannot compute (a `Mutex` or `Atomic`
+  /// field, a module without reflection metadata): opaque.
+  private func opaqueLayout(metadata: UInt) -> HeapLayout? {
+    guard swift_reflection_typeRefForMetadata(context, metadata) != 0 else { return nil }
+    return HeapLayout(
+      kind: .object, typeName: typeName(of: metadata), size: 0, shape: .fields([]),
+      scansConservatively: true)
+  }
+
+  private func instanceLayout(metadata: UInt, instance: UInt) -> HeapLayout? {
     let info = swift_reflection_infoForInstance(context, instance)
     switch info.kind {
     case RMLayoutClassInstance:
-      let typeRef = swift_reflection_typeRefForMetadata(context, metadata)
-      if let storage = storageLayout(typeRef: typeRef, typeName: typeName(of: metadata)) { return storage }
-      var slots: [Slot] = []
-      var opaque = false
-      collectFields(count: info.fieldCount, into: &slots, opaque: &opaque) {
-        swift_reflection_childOfInstance(context, instance, $0)
-      }
-      var size = Int(info.size)
-      var superclass = word(at: metadata + 8) ?? 0
-      var depth = 0
-      while superclass != 0, depth < 64 {
-        let superInfo = swift_reflection_infoForMetadata(context, superclass)
-        if superInfo.kind == RMLayoutClassInstance {
-          let current = superclass
-          collectFields(count: superInfo.fieldCount, into: &slots, opaque: &opaque) {
-            swift_reflection_childOfMetadata(context, current, $0)
-          }
-          size = max(size, Int(superInfo.size))
-        } else if swift_reflection_typeRefForMetadata(context, superclass) != 0 {
-          opaque = true
-        }
-        superclass = word(at: superclass + 8) ?? 0
-        depth += 1
-      }
-      return HeapLayout(
-        kind: .object, typeName: typeName(of: metadata), size: size, shape: .fields(slots),
-        scansConservatively: opaque)
+      return classLayout(metadata: metadata)
     case RMLayoutClosureContext:
       var slots: [Slot] = []
       var opaque = false
@@ -60,12 +113,7 @@ extension ReflectionSession {
         kind: .closureContext, typeName: "closure", size: Int(info.size), shape: .fields(slots),
         scansConservatively: opaque)
     default:
-      // A class whose layout Remote Mirror cannot compute (a `Mutex` or
-      // `Atomic` field, a module without reflection metadata): opaque.
-      guard swift_reflection_typeRefForMetadata(context, metadata) != 0 else { return nil }
-      return HeapLayout(
-        kind: .object, typeName: typeName(of: metadata), size: 0, shape: .fields([]),
-        scansConservatively: true)
+      return opaqueLayout(metadata: metadata)
     }
   }
 
