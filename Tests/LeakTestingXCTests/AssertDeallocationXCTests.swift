@@ -97,15 +97,14 @@ final class AssertDeallocationXCTests: FailureRecordingTestCase {
   }
 
   /// XCTest runs tests on the main thread's run loop, so the synchronous
-  /// real-time wait can let main-queue work run. Bounded to a few milliseconds.
+  /// real-time wait can let main-queue work run. It returns as soon as the
+  /// object is gone; the timeout only bounds a broken wait.
   func testTheSynchronousRealTimeWaitRunsMainQueueWork() {
-    let start = ContinuousClock.now
     let failures = recordingFailures {
       assertDeallocation(
         of: { MainQueueWorker(delay: .milliseconds(5)) },
-        wait: .realTime(timeout: .milliseconds(150), poll: .milliseconds(2)))
+        wait: .realTime(timeout: .seconds(10), poll: .milliseconds(2)))
     }
     XCTAssertEqual(failures, [])
-    XCTAssertLessThan(ContinuousClock.now - start, .milliseconds(200))
   }
 }
