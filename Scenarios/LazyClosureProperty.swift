@@ -8,9 +8,8 @@ extension Catalogue {
     pattern: "lazy var describe: (Int) -> String = { … self.… }",
     actions: [ScenarioAction("Add item", "Adds an item; the lazy closure formats the total.")],
     whyItLeaks: """
-      A `lazy var` closure may use `self` without ceremony because it is created after `init`, but \
-      it is still a closure the screen stores: once the property is first used, the closure \
-      captures the screen that owns it.
+      A `lazy var` closure may use `self` without ceremony because it is made after `init`. It is \
+      still a closure the screen stores: from its first use on, it captures the screen that owns it.
       """,
     fix: "Capture `[weak self]` (or `[unowned self]`) in the lazy closure.",
     code: #"""

@@ -15,7 +15,7 @@ extension Catalogue {
       """,
     fix: "Capture `[weak self]` in the block, and remove the observer when the screen goes away.",
     code: #"""
-      private var observer: (any NSObjectProtocol)?
+      private(set) var observer: (any NSObjectProtocol)?
 
       private func observeInbox() {
         let onChange: @Sendable (Notification) -> Void
@@ -68,13 +68,26 @@ final class InboxScreen: Screen {
     center.post(name: .inboxDidChange, object: nil)
   }
 
+  /// Removes the observer without leaving it to `deinit`, to break the
+  /// leaky form's cycle in tests.
+  ///
+  /// Removing the observer releases the block inside the notification
+  /// center's lock; if that was the last reference to the screen, its `deinit`
+  /// calls `removeObserver` again and swift-foundation traps ("Recursive call
+  /// to lock Mutex"). Clearing `observer` first keeps `deinit` out of it.
+  func breakCycleForTesting() {
+    guard let token = observer else { return }
+    observer = nil
+    center.removeObserver(token)
+  }
+
   func refresh() {
     refreshCount += 1
     statusLabel.text = "Refreshed \(refreshCount)×"
   }
 
   // leaklab:code begin
-  private var observer: (any NSObjectProtocol)?
+  private(set) var observer: (any NSObjectProtocol)?
 
   private func observeInbox() {
     let onChange: @Sendable (Notification) -> Void

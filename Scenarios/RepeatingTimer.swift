@@ -15,7 +15,7 @@ extension Catalogue {
       """,
     fix: "Capture `[weak self]` in the block and call `timer?.invalidate()` in `viewDidDisappear`.",
     code: #"""
-      private var timer: RepeatingWork?
+      private(set) var timer: RepeatingWork?
 
       func start() {
         timer?.invalidate()
@@ -68,7 +68,7 @@ final class StopwatchScreen: Screen {
   }
 
   // leaklab:code begin
-  private var timer: RepeatingWork?
+  private(set) var timer: RepeatingWork?
 
   func start() {
     timer?.invalidate()
