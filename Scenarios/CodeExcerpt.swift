@@ -59,8 +59,18 @@ public struct CodeExcerpt: Sendable, Equatable {
   }
 
   /// The lines shown for `mode`: the common lines and that mode's lines.
+  ///
+  /// Blank lines left next to each other by the other mode's lines are
+  /// collapsed to one, and none is left at either end.
   public func lines(for mode: ScenarioMode) -> [Line] {
-    lines.filter { $0.role == .common || $0.role.rawValue == mode.rawValue }
+    var result: [Line] = []
+    for line in lines where line.role == .common || line.role.rawValue == mode.rawValue {
+      let isBlank = line.text.isEmpty
+      if isBlank && (result.isEmpty || result.last?.text.isEmpty == true) { continue }
+      result.append(line)
+    }
+    while result.last?.text.isEmpty == true { result.removeLast() }
+    return result
   }
 
   /// The code shown for `mode`, as text.

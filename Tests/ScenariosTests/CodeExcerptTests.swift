@@ -87,6 +87,19 @@ import Testing
     #expect(excerpt.lines(for: .strong).map(\.role) == [.common, .strong, .common, .common])
   }
 
+  @Test func blankLinesLeftByTheOtherFormCollapse() {
+    let excerpt = CodeExcerpt(
+      """
+      protocol P {}
+
+      final class A {}  // leaklab:strong
+
+      final class B {}  // leaklab:weak
+      """)
+    #expect(excerpt.text(for: .strong) == "protocol P {}\n\nfinal class A {}")
+    #expect(excerpt.text(for: .weak) == "protocol P {}\n\nfinal class B {}")
+  }
+
   @Test func aRegionIsCutBetweenTheMarkersAndDedented() {
     let file = """
       import X
