@@ -13,6 +13,8 @@ let package = Package(
     .library(name: "StepScripts", targets: ["StepScripts"]),
     .library(name: "TextGrid", targets: ["TextGrid"]),
     .library(name: "LeakLabTerminal", targets: ["LeakLabTerminal"]),
+    .library(name: "Scenarios", targets: ["Scenarios"]),
+    .executable(name: "leaklab", targets: ["leaklab"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
@@ -59,6 +61,23 @@ let package = Package(
       dependencies: ["LeakLabTerminal", "TextGrid"]
     ),
 
+    // MARK: The scenario catalogue (top-level Scenarios/ folder, one file per scenario)
+    .target(
+      name: "Scenarios",
+      dependencies: ["LeakClock", "LeakDetector", "ScreenKit"],
+      path: "Scenarios",
+      exclude: ["README.md"]
+    ),
+
+    // MARK: Command line (`leaklab list`, `leaklab check`)
+    .executableTarget(
+      name: "leaklab",
+      dependencies: [
+        "Scenarios", "LeakDetector", "LeakClock",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]
+    ),
+
     // MARK: Benchmarks (`make bench`)
     .executableTarget(
       name: "LeakLabBenchmarks",
@@ -83,6 +102,10 @@ let package = Package(
     .testTarget(
       name: "LeakLabTerminalTests",
       dependencies: ["LeakLabTerminal", "TextGrid", "TerminalSmoke"]
+    ),
+    .testTarget(
+      name: "ScenariosTests",
+      dependencies: ["Scenarios", "ScreenKit", "LeakDetector", "LeakClock"]
     ),
   ]
 )
