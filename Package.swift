@@ -66,7 +66,7 @@ let package = Package(
       name: "Scenarios",
       dependencies: ["LeakClock", "LeakDetector", "ScreenKit"],
       path: "Scenarios",
-      exclude: ["README.md"]
+      exclude: ["README.md", "Scripts"]
     ),
 
     // MARK: Command line (`leaklab list`, `leaklab check`)
