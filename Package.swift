@@ -12,6 +12,8 @@ let package = Package(
     .library(name: "LeakTesting", targets: ["LeakTesting"]),
     .library(name: "TextGrid", targets: ["TextGrid"]),
     .library(name: "LeakLabTerminal", targets: ["LeakLabTerminal"]),
+    .library(name: "LeakLab", targets: ["LeakLab"]),
+    .executable(name: "leaklab", targets: ["leaklab"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
@@ -24,6 +26,13 @@ let package = Package(
     .target(name: "CLeakRuntime"),
     .target(name: "LeakDetector", dependencies: ["LeakClock", "CLeakRuntime"]),
     .target(name: "ScreenKit", dependencies: ["LeakClock"]),
+
+    // MARK: The catalogue (top-level Scenarios/ folder)
+    .target(
+      name: "Scenarios",
+      dependencies: ["LeakClock", "LeakDetector", "ScreenKit"],
+      path: "Scenarios"
+    ),
 
     // MARK: Retain paths (the runtime's Remote Mirror library, used in-process)
     .target(
@@ -48,6 +57,19 @@ let package = Package(
     .target(
       name: "LeakLabTerminal",
       dependencies: ["CNcurses", "TextGrid"]
+    ),
+    // MARK: The app (model and rendering, no terminal) and its executable
+    .target(
+      name: "LeakLab",
+      dependencies: ["Scenarios", "LeakDetector", "LeakClock", "ScreenKit", "RetainGraph", "TextGrid"],
+      exclude: ["README.md"]
+    ),
+    .executableTarget(
+      name: "leaklab",
+      dependencies: [
+        "LeakLab", "LeakLabTerminal", "TextGrid",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]
     ),
     // End-to-end fixture for the terminal layer's own tests; not a product.
     .executableTarget(
@@ -78,6 +100,14 @@ let package = Package(
     .testTarget(
       name: "LeakLabTerminalTests",
       dependencies: ["LeakLabTerminal", "TextGrid", "TerminalSmoke"]
+    ),
+    .testTarget(
+      name: "LeakLabTests",
+      dependencies: [
+        "LeakLab", "Scenarios", "LeakDetector", "LeakClock", "ScreenKit", "TextGrid", "LeakLabTerminal",
+        "leaklab",
+      ],
+      exclude: ["__Snapshots__"]
     ),
   ]
 )
