@@ -65,10 +65,15 @@ public final class AppModel {
     self.configuration = configuration
     self.explainsRetainPaths = explainsRetainPaths
     state = AppState(catalogue: catalogue.map { CatalogueEntry($0) }, keyMap: keyMap)
-    harness = ScenarioHarness(scheduler: scheduler, configuration: configuration)
-    harness = makeHarness()
+    (harness, subscription) = Self.makeHarness(
+      scheduler: scheduler, configuration: configuration, explainsRetainPaths: explainsRetainPaths,
+      inbox: inbox)
     refresh()
   }
+
+  /// The current run's summary label, read from the detector now (the state's
+  /// copy is refreshed on the next action or ``tick()``).
+  public var summaryLabel: String { harness.detector.summaryLabel }
 
   // MARK: Input
 
@@ -114,7 +119,10 @@ public final class AppModel {
     switch effect {
     case .open(let id, let mode):
       guard let scenario = scenarios.first(where: { $0.id == id }) else { return [.scenarioClosed] }
-      harness = makeHarness()
+      if let subscription { harness.detector.unsubscribe(subscription) }
+      (harness, subscription) = Self.makeHarness(
+        scheduler: scheduler, configuration: configuration, explainsRetainPaths: explainsRetainPaths,
+        inbox: inbox)
       runCount += 1
       harness.open(scenario, mode: mode)
     case .goBack:
@@ -134,9 +142,11 @@ public final class AppModel {
     return []
   }
 
-  /// A fresh harness whose detector reports to the log and explains retain paths.
-  private func makeHarness() -> ScenarioHarness {
-    if let subscription { harness.detector.unsubscribe(subscription) }
+  /// A fresh harness whose detector posts its events to `inbox` and explains retain paths.
+  private static func makeHarness(
+    scheduler: any Scheduler, configuration: LeakDetector.Configuration, explainsRetainPaths: Bool,
+    inbox: EventInbox
+  ) -> (ScenarioHarness, LeakSubscription) {
     let harness = ScenarioHarness(scheduler: scheduler, configuration: configuration)
     let detector = harness.detector
     if explainsRetainPaths {
@@ -145,8 +155,8 @@ public final class AppModel {
       explainer.registerRoot(scheduler, name: "main queue")
       detector.explainer = { object in explainer.explain(object).description }
     }
-    subscription = detector.subscribe { [inbox] event in inbox.post(event) }
-    return harness
+    let subscription = detector.subscribe { event in inbox.post(event) }
+    return (harness, subscription)
   }
 
   /// Copies what the world shows into the state.

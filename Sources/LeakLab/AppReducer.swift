@@ -61,8 +61,8 @@ public enum AppReducer {
     case .tick:
       break
     case .scenarioClosed:
-      if let entry = state.openEntry {
-        state.log(.closed, "\(entry.title) (\(state.openScenario!.mode.rawValue))")
+      if let open = state.openScenario, let entry = state.openEntry {
+        state.log(.closed, "\(entry.title) (\(open.mode.rawValue))")
       }
       state.openScenario = nil
     }
