@@ -14,6 +14,7 @@ let package = Package(
     .library(name: "TextGrid", targets: ["TextGrid"]),
     .library(name: "LeakLabTerminal", targets: ["LeakLabTerminal"]),
     .library(name: "Scenarios", targets: ["Scenarios"]),
+    .library(name: "LeakLab", targets: ["LeakLab"]),
     .executable(name: "leaklab", targets: ["leaklab"]),
   ],
   dependencies: [
@@ -55,6 +56,14 @@ let package = Package(
       name: "LeakLabTerminal",
       dependencies: ["CNcurses", "TextGrid", "StepScripts"]
     ),
+    // MARK: The app (model and rendering, no terminal) and its executable
+    .target(
+      name: "LeakLab",
+      dependencies: [
+        "Scenarios", "LeakDetector", "LeakClock", "ScreenKit", "RetainGraph", "TextGrid", "StepScripts",
+      ],
+      exclude: ["README.md"]
+    ),
     // End-to-end fixture for the terminal layer's own tests; not a product.
     .executableTarget(
       name: "TerminalSmoke",
@@ -69,11 +78,11 @@ let package = Package(
       exclude: ["README.md", "Scripts"]
     ),
 
-    // MARK: Command line (`leaklab list`, `leaklab check`)
+    // MARK: The command line: the app, list, check, explain, run
     .executableTarget(
       name: "leaklab",
       dependencies: [
-        "Scenarios", "LeakDetector", "LeakClock",
+        "LeakLab", "LeakLabTerminal", "Scenarios", "StepScripts", "TextGrid", "LeakDetector", "LeakClock",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
@@ -106,6 +115,14 @@ let package = Package(
     .testTarget(
       name: "ScenariosTests",
       dependencies: ["Scenarios", "ScreenKit", "LeakDetector", "LeakClock"]
+    ),
+    .testTarget(
+      name: "LeakLabTests",
+      dependencies: [
+        "LeakLab", "Scenarios", "LeakDetector", "LeakClock", "ScreenKit", "TextGrid", "LeakLabTerminal",
+        "leaklab",
+      ],
+      exclude: ["__Snapshots__"]
     ),
   ]
 )

@@ -74,6 +74,14 @@ public struct StepFailure: Sendable, Equatable {
   public var actual: String?
   /// One line saying what went wrong.
   public var message: String
+
+  /// Creates a failure.
+  public init(step: Step, expected: String?, actual: String?, message: String) {
+    self.step = step
+    self.expected = expected
+    self.actual = actual
+    self.message = message
+  }
 }
 
 /// The outcome of one script.
@@ -87,4 +95,11 @@ public struct ScriptResult: Sendable, Equatable {
 
   /// Whether every expectation held.
   public var passed: Bool { failure == nil }
+
+  /// Creates a result.
+  public init(script: StepScript, records: [StepRecord], failure: StepFailure?) {
+    self.script = script
+    self.records = records
+    self.failure = failure
+  }
 }

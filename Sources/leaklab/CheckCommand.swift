@@ -5,7 +5,7 @@ import Scenarios
 
 /// `leaklab check`: runs every scenario in both modes headless and compares
 /// the detector's verdict with the declared one.
-struct CheckCommand: AsyncParsableCommand {
+struct CheckCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "check",
     abstract: "Run every scenario leaky and fixed on a manual clock; fail on any mismatch.",
@@ -15,8 +15,8 @@ struct CheckCommand: AsyncParsableCommand {
   @Flag(help: "Print a JSON array, one object per scenario and mode (schema in Scenarios/README.md).")
   var json = false
 
-  func run() async throws {
-    let results = await CatalogueCheck.run()
+  func run() throws {
+    let results = MainRunLoop.run { await CatalogueCheck.run() }
     if json {
       print(try Self.json(results))
     } else {

@@ -1,15 +1,18 @@
 import ArgumentParser
+import LeakLab
 
-/// The `leaklab` command: the root that subcommands hang off.
+/// `leaklab`: the terminal app by default; the other commands sit beside it.
 ///
-/// Each subcommand lives in its own file (`ListCommand.swift`, `CheckCommand.swift`);
-/// adding one means adding a file and a line to ``configuration``.
+/// Each subcommand lives in its own file; adding one means adding a file and a
+/// line to ``configuration``. The root is synchronous so that the terminal app
+/// runs on the main thread and drains the main queue itself (see ``MainRunLoop``).
 @main
-struct LeakLabCommand: AsyncParsableCommand {
+struct LeakLabCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "leaklab",
-    abstract: "Watch memory leaks happen: a catalogue of classic Swift retain cycles, leaky and fixed.",
-    version: "0.1.0",
-    subcommands: [ListCommand.self, CheckCommand.self]
+    abstract: "Watch retain cycles happen: classic leak scenarios, a leak detector and retain paths.",
+    version: LeakLabVersion.current,
+    subcommands: [App.self, ListCommand.self, CheckCommand.self, Explain.self, Run.self],
+    defaultSubcommand: App.self
   )
 }

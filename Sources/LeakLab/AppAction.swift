@@ -1,0 +1,54 @@
+import Scenarios
+
+/// What the user did (or, for the last few cases, what happened): the input of ``AppReducer``.
+///
+/// Actions are named after the user's intent, not after their effect: the
+/// reducer decides what `closeKeyPressed` means with an alert on screen.
+///
+/// ```swift
+/// model.send(.moveDownPressed)
+/// model.send(.captureToggled)
+/// model.send(.openKeyPressed)
+/// ```
+public enum AppAction: Equatable, Sendable {
+  /// ↑ or `k`: the previous scenario (in the explain view, the previous leak).
+  case moveUpPressed
+  /// ↓ or `j`: the next scenario (in the explain view, the next leak).
+  case moveDownPressed
+  /// Enter: open the selected scenario.
+  case openKeyPressed
+  /// Esc, ← or Backspace: close the alert, modal or screen on top (or the help or explain view).
+  case closeKeyPressed
+  /// `w`: switch the selected scenario between strong and weak.
+  case captureToggled
+  /// A number key 1–9 (Space is 1): tap the alert's action with that number
+  /// if an alert is shown, else the scenario's action.
+  case actionKeyPressed(Int)
+  /// `o`: cycle the overlay between always, only with issues and hidden.
+  case overlayKeyPressed
+  /// `?`: show or hide the help overlay.
+  case helpKeyPressed
+  /// `e`: show or hide the full retain paths of the leaked instances.
+  case explainKeyPressed
+  /// `q` or Ctrl-C: quit.
+  case quitKeyPressed
+
+  // MARK: Not keys: used by step scripts and by the model itself
+
+  /// Select the scenario with this identifier (ignored while a scenario is open).
+  case scenarioSelected(id: String)
+  /// Set the selected scenario's mode (ignored while a scenario is open).
+  case modeSet(ScenarioMode)
+  /// Time passed or the detector changed: the state is refreshed from the world.
+  case tick
+  /// The open scenario's screen left the navigation stack (sent by the model after going back).
+  case scenarioClosed
+
+  /// Whether the action comes from a key (and so clears a notice and closes the help overlay).
+  public var isKeyPress: Bool {
+    switch self {
+    case .scenarioSelected, .modeSet, .tick, .scenarioClosed: false
+    default: true
+    }
+  }
+}

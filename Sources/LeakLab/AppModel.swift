@@ -1,0 +1,203 @@
+import LeakClock
+import LeakDetector
+import RetainGraph
+import Scenarios
+import ScreenKit
+import TextGrid
+
+/// The app: the only stateful object. It owns the ``AppState`` value and the
+/// simulated world (a ``Scenarios/ScenarioHarness``: window, navigation stack,
+/// detector, environment) on an injected scheduler.
+///
+/// ``send(_:)`` runs ``AppReducer`` and performs its effects on the harness,
+/// then copies what the world shows back into ``state``. ``tick()`` does the
+/// same when time passed and something visible changed. ``render(_:size:)``
+/// draws the state; the terminal layer only reads keys and copies the grid.
+///
+/// Each open starts a new *run*: a fresh harness and detector, so the overlay
+/// answers "did this run leak?" (`Leaked: …` after a strong run, `No issues
+/// detected` after a weak one). The event log spans all runs.
+///
+/// ```swift
+/// let scheduler = ManualScheduler()
+/// let model = AppModel(catalogue: [scenario], scheduler: scheduler)
+/// model.send(.openKeyPressed)
+/// model.send(.actionKeyPressed(1))
+/// model.send(.closeKeyPressed)
+/// scheduler.advance(by: .seconds(1))
+/// model.tick()
+/// model.state.report.summaryLabel  // "Leaked: FeedScreen#1"
+/// ```
+@MainActor
+public final class AppModel {
+  /// Everything the app shows.
+  public private(set) var state: AppState
+  /// The clock everything waits on: live in the app, manual in tests.
+  public let scheduler: any Scheduler
+  /// The scenarios, in catalogue order.
+  public let scenarios: [Scenario]
+  /// The current run's window, navigation stack, detector and environment.
+  public private(set) var harness: ScenarioHarness
+  /// How many runs (opens) there have been.
+  public private(set) var runCount = 0
+
+  private let configuration: LeakDetector.Configuration
+  private let explainsRetainPaths: Bool
+  private let inbox = EventInbox()
+  private var subscription: LeakSubscription?
+  private var lastFingerprint: Fingerprint?
+
+  /// Creates the app model.
+  ///
+  /// - Parameters:
+  ///   - catalogue: the scenarios to list; the real catalogue by default.
+  ///   - scheduler: the clock; ``LeakClock/LiveScheduler`` in the app.
+  ///   - keyMap: the key bindings.
+  ///   - configuration: the detector's grace delay and checks.
+  ///   - explainsRetainPaths: whether detected leaks get their retain path (RetainGraph).
+  public init(
+    catalogue: [Scenario] = Catalogue.all, scheduler: any Scheduler = LiveScheduler(),
+    keyMap: KeyMap = .standard, configuration: LeakDetector.Configuration = .init(),
+    explainsRetainPaths: Bool = true
+  ) {
+    scenarios = catalogue
+    self.scheduler = scheduler
+    self.configuration = configuration
+    self.explainsRetainPaths = explainsRetainPaths
+    state = AppState(catalogue: catalogue.map { CatalogueEntry($0) }, keyMap: keyMap)
+    (harness, subscription) = Self.makeHarness(
+      scheduler: scheduler, configuration: configuration, explainsRetainPaths: explainsRetainPaths,
+      inbox: inbox)
+    refresh()
+  }
+
+  /// The current run's summary label, read from the detector now (the state's
+  /// copy is refreshed on the next action or ``tick()``).
+  public var summaryLabel: String { harness.detector.summaryLabel }
+
+  // MARK: Input
+
+  /// Runs `action` through the reducer, performs its effects, and refreshes the state.
+  public func send(_ action: AppAction) {
+    var pending = [action]
+    while !pending.isEmpty {
+      state.now = scheduler.now
+      let effects = AppReducer.reduce(&state, pending.removeFirst())
+      for effect in effects {
+        pending += perform(effect)
+      }
+    }
+    refresh()
+  }
+
+  /// Looks `key` up in the key map and sends its action; returns the action, or `nil` if unbound.
+  @discardableResult
+  public func handle(_ key: Key) -> AppAction? {
+    guard let action = state.keyMap.action(for: key) else { return nil }
+    send(action)
+    return action
+  }
+
+  /// Called after time passed: refreshes the state when something visible
+  /// changed (the detector's report, the phone, new events, or the age of an
+  /// open leak in whole seconds). Returns whether it did.
+  @discardableResult
+  public func tick() -> Bool {
+    guard fingerprint() != lastFingerprint else { return false }
+    send(.tick)
+    return true
+  }
+
+  /// The frame for a terminal of `size`: ``render(_:size:)`` of the state.
+  public func frame(for size: Size) -> Grid {
+    render(state, size: size)
+  }
+
+  // MARK: The world
+
+  private func perform(_ effect: AppEffect) -> [AppAction] {
+    switch effect {
+    case .open(let id, let mode):
+      guard let scenario = scenarios.first(where: { $0.id == id }) else { return [.scenarioClosed] }
+      if let subscription { harness.detector.unsubscribe(subscription) }
+      (harness, subscription) = Self.makeHarness(
+        scheduler: scheduler, configuration: configuration, explainsRetainPaths: explainsRetainPaths,
+        inbox: inbox)
+      runCount += 1
+      harness.open(scenario, mode: mode)
+    case .goBack:
+      harness.window.goBack()
+      let stillShown = harness.openScreen.map { $0.parent != nil || $0.presentingScreen != nil } ?? false
+      if harness.openScenario != nil, !stillShown {
+        harness.close()
+        return [.scenarioClosed]
+      }
+    case .runAction(let index):
+      harness.runAction(at: index)
+    case .tapAlertAction(let index):
+      if let title = harness.window.topAlert?.actions[safe: index]?.title {
+        harness.window.tapAlertAction(titled: title)
+      }
+    }
+    return []
+  }
+
+  /// A fresh harness whose detector posts its events to `inbox` and explains retain paths.
+  private static func makeHarness(
+    scheduler: any Scheduler, configuration: LeakDetector.Configuration, explainsRetainPaths: Bool,
+    inbox: EventInbox
+  ) -> (ScenarioHarness, LeakSubscription) {
+    let harness = ScenarioHarness(scheduler: scheduler, configuration: configuration)
+    let detector = harness.detector
+    if explainsRetainPaths {
+      let explainer = RetainExplainer(naming: { [weak detector] object in detector?.name(of: object) })
+      explainer.registerRoot(harness.environment.notificationCenter, name: "NotificationCenter")
+      explainer.registerRoot(scheduler, name: "main queue")
+      detector.explainer = { object in explainer.explain(object).description }
+    }
+    let subscription = detector.subscribe { event in inbox.post(event) }
+    return (harness, subscription)
+  }
+
+  /// Copies what the world shows into the state.
+  private func refresh() {
+    state.now = scheduler.now
+    state.phone = harness.window.snapshot()
+    state.report = harness.detector.report
+    for entry in LogEntry.entries(for: inbox.drain()) {
+      state.log.append(entry)
+    }
+    if state.log.count > AppState.logLimit { state.log.removeFirst(state.log.count - AppState.logLimit) }
+    lastFingerprint = fingerprint()
+  }
+
+  /// What a redraw depends on besides keys.
+  private struct Fingerprint: Equatable {
+    var leaks: [LeakedInstance]
+    var budgetIssues: [BudgetIssue]
+    var phone: ScreenSnapshot?
+    var hasNewEvents: Bool
+    var openLeakSecond: Int64?
+  }
+
+  private func fingerprint() -> Fingerprint {
+    let report = harness.detector.report
+    return Fingerprint(
+      leaks: report.leaks, budgetIssues: report.budgetIssues, phone: harness.window.snapshot(),
+      hasNewEvents: !inbox.isEmpty,
+      openLeakSecond: report.openLeaks.isEmpty ? nil : report.time.components.seconds)
+  }
+}
+
+extension Array {
+  fileprivate subscript(safe index: Int) -> Element? {
+    indices.contains(index) ? self[index] : nil
+  }
+}
+
+extension AppModel {
+  /// `AppModel.State`, for code that reads like The Composable Architecture.
+  public typealias State = AppState
+  /// `AppModel.Action`, for code that reads like The Composable Architecture.
+  public typealias Action = AppAction
+}

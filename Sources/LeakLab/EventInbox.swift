@@ -1,0 +1,26 @@
+import LeakDetector
+import Synchronization
+
+/// Detector events waiting to become log lines.
+///
+/// The detector calls subscribers on the thread that caused the event; the
+/// inbox takes them from any thread and the model drains it on the main actor.
+final class EventInbox: Sendable {
+  private let events = Mutex<[LeakEvent]>([])
+
+  /// Adds an event; called from the detector's subscription.
+  func post(_ event: LeakEvent) {
+    events.withLock { $0.append(event) }
+  }
+
+  /// Whether events are waiting.
+  var isEmpty: Bool { events.withLock { $0.isEmpty } }
+
+  /// Takes every waiting event, oldest first.
+  func drain() -> [LeakEvent] {
+    events.withLock { events in
+      defer { events.removeAll() }
+      return events
+    }
+  }
+}

@@ -1,0 +1,14 @@
+/// What is on screen, as far as keys are concerned: picks which bindings the
+/// status bar shows.
+public enum KeyContext: String, CaseIterable, Hashable, Sendable {
+  /// The catalogue list, no scenario open.
+  case browsing
+  /// A scenario's screen is on the phone.
+  case scenario
+  /// An alert is shown on the phone.
+  case alert
+  /// The `?` help overlay is shown.
+  case help
+  /// The explain view (full retain paths) is shown.
+  case explain
+}

@@ -1,0 +1,49 @@
+import TextGrid
+
+/// Where each pane goes for a terminal size.
+///
+/// At the minimum size, 80×24: the catalogue list and the scenario's notes on
+/// the left (24 columns); on the right the phone beside the code on top, and
+/// the detector overlay above the event log below; the status bar on the last
+/// row. Larger terminals give the extra room to the code pane, the notes and
+/// the log, so at 120×40 everything shows without cutting.
+struct AppLayout {
+  /// The smallest terminal the app lays out properly; the terminal layer shows
+  /// a "too small" message below it.
+  static let minimumSize = Size(width: 80, height: 24)
+
+  var catalogue: Rect
+  var about: Rect
+  var phone: Rect
+  var code: Rect
+  var overlay: Rect?
+  var log: Rect
+  var statusBar: Rect
+  /// Everything but the status bar: where the help and explain views are centred.
+  var body: Rect
+
+  init(size: Size, state: AppState) {
+    let (statusBar, body) = Rect(size: size).divided(atDistance: 1, from: .bottom)
+    self.statusBar = statusBar
+    self.body = body
+    let leftWidth = min(34, max(24, size.width / 4))
+    let (left, right) = body.divided(atDistance: leftWidth, from: .left)
+    let listHeight = min(left.height, max(5, state.catalogue.count + 2))
+    (catalogue, about) = left.divided(atDistance: listHeight, from: .top)
+    let topHeight = max(12, body.height * 11 / 20)
+    let (top, bottom) = right.divided(atDistance: topHeight, from: .top)
+    let phoneWidth = min(30, max(24, right.width * 2 / 5))
+    (phone, code) = top.divided(atDistance: phoneWidth, from: .left)
+    if state.isOverlayVisible {
+      let content = OverlayView.contentHeight(state, innerWidth: bottom.width - 2)
+      let minimum = OverlayView.minimumContentHeight(state, innerWidth: bottom.width - 2)
+      let height = max(minimum, min(content, bottom.height - 5)) + 2
+      let (overlay, log) = bottom.divided(atDistance: height, from: .top)
+      self.overlay = overlay
+      self.log = log
+    } else {
+      overlay = nil
+      log = bottom
+    }
+  }
+}

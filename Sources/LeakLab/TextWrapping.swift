@@ -1,0 +1,86 @@
+import TextGrid
+
+/// Breaking text into lines that fit a width, in terminal columns.
+enum TextWrapping {
+  /// Word-wraps `text` to `width` columns; a word longer than a line is cut with `…`.
+  static func words(_ text: String, width: Int) -> [String] {
+    guard width > 0 else { return [] }
+    var lines: [String] = []
+    var current = ""
+    for word in text.split(separator: " ") {
+      let word = String(word).truncated(toWidth: width)
+      if current.isEmpty {
+        current = word
+      } else if current.displayWidth + 1 + word.displayWidth <= width {
+        current += " " + word
+      } else {
+        lines.append(current)
+        current = word
+      }
+    }
+    if !current.isEmpty { lines.append(current) }
+    return lines
+  }
+
+  /// Wraps a list at its `separator` (`, ` or ` → `): a line breaks only
+  /// between items, the separator's first part (`,`) stays at the end of the
+  /// line and continuation lines start with the next item. An item wider than
+  /// the line is cut with `…`.
+  ///
+  /// ```swift
+  /// TextWrapping.list("Leaked: A#1, B#1", separator: ", ", width: 12)
+  /// // ["Leaked: A#1,", "B#1"]
+  /// ```
+  static func list(_ text: String, separator: String, width: Int, keepsSeparatorAtEnd: Bool = true)
+    -> [String]
+  {
+    guard width > 0 else { return [] }
+    let items = text.split(separator: separator, omittingEmptySubsequences: false).map(String.init)
+    let tail = keepsSeparatorAtEnd ? String(separator.trimmingTrailingSpaces) : ""
+    let head = keepsSeparatorAtEnd ? "" : String(separator.trimmingLeadingSpaces)
+    var lines: [String] = []
+    var current = ""
+    for (index, item) in items.enumerated() {
+      var piece = item
+      if index < items.count - 1 { piece += tail }
+      if index > 0 { piece = head + piece }
+      if current.isEmpty {
+        current = piece.truncated(toWidth: width)
+      } else if current.displayWidth + 1 + piece.displayWidth <= width {
+        current += " " + piece
+      } else {
+        lines.append(current)
+        current = piece.truncated(toWidth: width)
+      }
+    }
+    if !current.isEmpty { lines.append(current) }
+    return lines
+  }
+}
+
+extension String {
+  fileprivate var trimmingTrailingSpaces: Substring {
+    var slice = Substring(self)
+    while slice.last == " " { slice.removeLast() }
+    return slice
+  }
+
+  fileprivate var trimmingLeadingSpaces: Substring {
+    var slice = Substring(self)
+    while slice.first == " " { slice.removeFirst() }
+    return slice
+  }
+}
+
+extension Grid {
+  /// Writes `lines` from the top of `area`, one per row, clipped to it; returns the rows used.
+  @discardableResult
+  mutating func putLines(_ lines: [(String, Style)], in area: Rect) -> Int {
+    var row = 0
+    for (text, style) in lines where row < area.height {
+      put(text, at: Point(x: area.minX, y: area.minY + row), style: style, maxWidth: area.width)
+      row += 1
+    }
+    return row
+  }
+}

@@ -1,0 +1,87 @@
+import ArgumentParser
+import Foundation
+import LeakLab
+import LeakLabTerminal
+import Scenarios
+import StepScripts
+
+/// `leaklab run FILE…`: step scripts, headless or against the real app.
+struct Run: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Run step scripts, printing the summary label after every step.",
+    discussion: """
+      Exits 0 when every script passes, 1 when an expectation fails, 2 for \
+      malformed input (file:line: message).
+      """)
+
+  @Flag(help: "Run against the real app in a pseudo-terminal (tmux), in real time.")
+  var terminal = false
+
+  @Argument(help: "Step script files (.leaklab).")
+  var files: [String]
+
+  func run() throws {
+    try MainActor.assumeIsolated { try runOnMainActor() }
+  }
+
+  @MainActor
+  private func runOnMainActor() throws {
+    var scripts: [StepScript] = []
+    for file in files {
+      guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
+        throw fail("\(file): cannot read the file")
+      }
+      do {
+        scripts.append(try StepScriptParser.parse(text, file: file))
+      } catch {
+        throw fail(error.description)
+      }
+    }
+    let results: [ScriptResult]
+    do {
+      results = try runAll(scripts)
+    } catch {
+      throw fail(error.description)
+    }
+    print(StepReport.summary(results))
+    if !results.allSatisfy(\.passed) { throw ExitCode(1) }
+  }
+
+  /// Runs every script, printing each one's steps and labels as it finishes.
+  @MainActor
+  private func runAll(_ scripts: [StepScript]) throws(StepScriptError) -> [ScriptResult] {
+    var results: [ScriptResult] = []
+    for script in scripts {
+      let result = try terminal ? runInTerminal(script) : StepRunner.run(script, on: HeadlessStepDriver())
+      StepReport.lines(for: result).forEach { print($0) }
+      results.append(result)
+    }
+    return results
+  }
+
+  /// Runs one script in a fresh copy of this executable inside tmux.
+  @MainActor
+  private func runInTerminal(_ script: StepScript) throws(StepScriptError) -> ScriptResult {
+    let driver: TerminalStepDriver
+    do {
+      driver = try TerminalStepDriver(
+        executable: Self.executablePath, scenarioIDs: Catalogue.all.map(\.id))
+    } catch {
+      let failure = StepFailure(
+        step: script.steps.first ?? Step(line: 1, text: "", command: .alwaysClean),
+        expected: nil, actual: nil, message: error.description)
+      return ScriptResult(script: script, records: [], failure: failure)
+    }
+    defer { driver.quit() }
+    return try StepRunner.run(script, on: driver)
+  }
+
+  private static var executablePath: String {
+    (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+  }
+
+  private func fail(_ message: String) -> ExitCode {
+    FileHandle.standardError.write(Data("\(message)\n".utf8))
+    return ExitCode(2)
+  }
+}

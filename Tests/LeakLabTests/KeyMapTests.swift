@@ -1,0 +1,120 @@
+import Foundation
+import Testing
+import TextGrid
+
+@testable import LeakLab
+
+/// The key map is the single source of the keys, the status bar and the help overlay.
+@MainActor
+@Suite struct KeyMapTests {
+  let keyMap = KeyMap.standard
+
+  @Test func everyBindingHasHelpTextThatNamesEachOfItsKeys() {
+    for binding in keyMap.bindings {
+      #expect(!binding.help.isEmpty, "\(binding.keyLabel) has no help")
+      #expect(binding.keys.count == binding.actions.count)
+      let named = binding.keys.allSatisfy { binding.keyLabel.contains($0.name) }
+      #expect(named || binding.keyLabel.contains("–"), "\(binding.keyLabel) does not name its keys")
+    }
+  }
+
+  @Test func everyKeyTheIssueListsIsBound() {
+    let expected: [(Key, AppAction)] = [
+      (.up, .moveUpPressed), (.down, .moveDownPressed),
+      (.character("k"), .moveUpPressed), (.character("j"), .moveDownPressed),
+      (.enter, .openKeyPressed),
+      (.escape, .closeKeyPressed), (.left, .closeKeyPressed), (.backspace, .closeKeyPressed),
+      (.character("w"), .captureToggled),
+      (.character(" "), .actionKeyPressed(1)),
+      (.character("o"), .overlayKeyPressed), (.character("?"), .helpKeyPressed),
+      (.character("e"), .explainKeyPressed),
+      (.character("q"), .quitKeyPressed), (.control("c"), .quitKeyPressed),
+    ]
+    for (key, action) in expected {
+      #expect(keyMap.action(for: key) == action, "\(key.name)")
+    }
+    for number in 1...9 {
+      #expect(keyMap.action(for: .character(Character("\(number)"))) == .actionKeyPressed(number))
+    }
+  }
+
+  @Test(arguments: KeyContext.allCases)
+  func theStatusBarShowsTheHintsOfItsContextFromTheTable(context: KeyContext) {
+    var state = AppState(catalogue: [])
+    state.keyMap = keyMap
+    let hints = keyMap.statusHints(in: context)
+    #expect(!hints.isEmpty)
+    let row = StatusBarText.of(state: state, context: context, width: 120)
+    let expected = hints.map { "\($0.keys) \($0.hint)" }.joined(separator: "  ")
+    #expect(row == expected)
+  }
+
+  @Test func theStatusBarFitsEveryContextAt80Columns() {
+    for context in KeyContext.allCases {
+      let hints = keyMap.statusHints(in: context)
+      let width = hints.map { $0.keys.displayWidth + 1 + $0.hint.displayWidth }.reduce(0, +) + 2 * hints.count
+      #expect(width <= 79, "\(context): \(width) columns")
+    }
+  }
+
+  @Test func theHelpOverlayListsEveryBindingAndItsHelp() {
+    var state = AppState(catalogue: SampleScenarios.all.map { CatalogueEntry($0) })
+    state.isHelpVisible = true
+    let screen = render(state, size: Size(width: 120, height: 40)).lines.joined(separator: "\n")
+    for binding in keyMap.bindings {
+      #expect(screen.contains(binding.keyLabel), "\(binding.keyLabel)")
+      let firstWords = binding.help.split(separator: " ").prefix(3).joined(separator: " ")
+      #expect(screen.contains(firstWords), "\(binding.help)")
+    }
+  }
+
+  @Test func aKeyBoundTwiceIsRejectedByTheTableItself() {
+    // `KeyMap.init` traps on a duplicate; the standard table's keys are all distinct.
+    let keys = keyMap.bindings.flatMap(\.keys)
+    #expect(Set(keys).count == keys.count)
+  }
+
+  @Test func theReadmeKeyTableIsTheKeyMapsTable() throws {
+    let readme = try String(
+      contentsOf: Snapshots.packageRoot.appendingPathComponent("Sources/LeakLab/README.md"), encoding: .utf8)
+    #expect(
+      readme.contains(keyMap.markdownTable),
+      "update the table in Sources/LeakLab/README.md:\n\(keyMap.markdownTable)")
+  }
+
+  @Test func theReadmeScreenCaptureIsTheRecordedSnapshot() throws {
+    let readme = try String(
+      contentsOf: Snapshots.packageRoot.appendingPathComponent("Sources/LeakLab/README.md"), encoding: .utf8)
+    let capture = try String(
+      contentsOf: Snapshots.directory.appendingPathComponent("readme-100x30.txt"), encoding: .utf8)
+    #expect(readme.contains(capture), "paste __Snapshots__/readme-100x30.txt into Sources/LeakLab/README.md")
+  }
+}
+
+/// The status bar's text, as rendered.
+@MainActor
+enum StatusBarText {
+  static func of(state: AppState, context: KeyContext, width: Int) -> String {
+    var state = state
+    switch context {
+    case .browsing: break
+    case .scenario: state.openScenario = OpenScenario(id: "x", mode: .strong)
+    case .alert: return alertRow(state, width: width)
+    case .help: state.isHelpVisible = true
+    case .explain: state.explainedLeakIndex = 0
+    }
+    #expect(state.keyContext == context)
+    return render(state, size: Size(width: width, height: 30)).lines.last!.trimmingCharacters(
+      in: .whitespaces)
+  }
+
+  /// An alert needs a window snapshot: take it from a model showing one.
+  @MainActor
+  private static func alertRow(_ state: AppState, width: Int) -> String {
+    let app = TestApp()
+    app.send(.scenarioSelected(id: "sample-alert"), .openKeyPressed, .actionKeyPressed(1))
+    #expect(app.state.keyContext == .alert)
+    return render(app.state, size: Size(width: width, height: 30)).lines.last!.trimmingCharacters(
+      in: .whitespaces)
+  }
+}
