@@ -13,10 +13,19 @@ run: deps
 	$(SWIFT) build $(BUILD_FLAGS) --product leaklab
 	"$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/leaklab" $(ARGS)
 
-## test: build and run every test (unit, snapshot, step scripts, end to end)
+# Step scripts run through the real app in tmux by `make test` (real time:
+# the ones without long waits); all of them also run headless.
+TERMINAL_SCRIPTS := Scenarios/Scripts/closure-capture.strong.leaklab \
+	Scenarios/Scripts/closure-capture.weak.leaklab \
+	Scenarios/Scripts/alert-action-capture.strong.leaklab \
+	Scenarios/Scripts/notification-observer.weak.leaklab
+
+## test: build and run every test (unit, snapshot, end to end), then the step scripts
 test: deps
 	$(SWIFT) build $(BUILD_FLAGS) --build-tests
 	$(SWIFT) test $(BUILD_FLAGS) --skip-build
+	"$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/leaklab" run Scenarios/Scripts/*.leaklab
+	"$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/leaklab" run --terminal $(TERMINAL_SCRIPTS)
 
 ## lint: check formatting with the toolchain's swift-format
 lint:
