@@ -16,22 +16,10 @@ struct DetectorState {
   /// bucket is a FIFO queue and a sweep pops from its front.
   struct Bucket {
     let delay: Duration
-    var items: [Expectation] = []
-    var head = 0
+    var items = ChunkedQueue<Expectation>()
 
-    var front: Expectation? { head < items.count ? items[head] : nil }
-    var count: Int { items.count - head }
-
-    /// Drops popped items once they are the larger part of the storage.
-    mutating func compact() {
-      if head == items.count {
-        items.removeAll(keepingCapacity: items.count <= 4096)
-        head = 0
-      } else if head >= 4096, head * 2 >= items.count {
-        items.removeFirst(head)
-        head = 0
-      }
-    }
+    var front: Expectation? { items.first }
+    var count: Int { items.count }
   }
 
   /// A descendant found alive together with a reported ancestor.
@@ -91,8 +79,8 @@ struct DetectorState {
 
   mutating func withdraw(_ object: AnyObject) {
     for bucket in buckets {
-      for item in bucket.items[bucket.head...] where item.reference.refers(to: object) {
-        withdrawn.insert(item.id)
+      bucket.items.forEach { item in
+        if item.reference.refers(to: object) { withdrawn.insert(item.id) }
       }
     }
   }
@@ -125,19 +113,11 @@ struct DetectorState {
     var alive: [(Expectation, AnyObject, expectedAt: Duration)] = []
     for index in buckets.indices {
       let delay = buckets[index].delay
-      let start = buckets[index].head
-      let end = buckets[index].items.withUnsafeBufferPointer { items in
-        var head = start
-        while head < items.count, items[head].deadline <= now {
-          let item = items[head]
-          head += 1
-          guard let object = item.reference.load() else { continue }
-          alive.append((item, object, item.deadline - delay))
-        }
-        return head
+      while let item = buckets[index].items.first, item.deadline <= now {
+        _ = buckets[index].items.removeFirst()
+        guard let object = item.reference.load() else { continue }
+        alive.append((item, object, item.deadline - delay))
       }
-      buckets[index].head = end
-      buckets[index].compact()
     }
     if buckets.count > 1 {
       alive.sort { ($0.0.deadline, $0.0.id) < ($1.0.deadline, $1.0.id) }
@@ -150,7 +130,7 @@ struct DetectorState {
   /// Releases every open expectation's reference; called when the detector goes away.
   mutating func releaseAll() {
     for bucket in buckets {
-      for item in bucket.items[bucket.head...] { item.reference.release() }
+      bucket.items.forEach { $0.reference.release() }
     }
     buckets = []
   }
