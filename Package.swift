@@ -94,6 +94,12 @@ let package = Package(
     ),
 
     // MARK: Tests
+    // Shared by several test targets: snapshots and the LeakTesting fixtures.
+    .target(
+      name: "LeakLabTestSupport",
+      dependencies: ["TextGrid", "LeakDetector", "LeakClock", "ScreenKit"],
+      path: "Tests/TestSupport"
+    ),
     .testTarget(name: "LeakClockTests", dependencies: ["LeakClock"]),
     .testTarget(name: "StepScriptsTests", dependencies: ["StepScripts"]),
     .testTarget(name: "LeakDetectorTests", dependencies: ["LeakDetector", "LeakClock"]),
@@ -101,13 +107,14 @@ let package = Package(
     .testTarget(name: "RetainGraphTests", dependencies: ["RetainGraph"]),
     .testTarget(
       name: "LeakTestingTests",
-      dependencies: ["LeakTesting", "LeakDetector", "LeakClock", "ScreenKit"]
+      dependencies: ["LeakTesting", "LeakDetector", "LeakClock", "ScreenKit", "LeakLabTestSupport"]
     ),
     .testTarget(
       name: "LeakTestingXCTests",
-      dependencies: ["LeakTesting", "LeakDetector", "LeakClock", "ScreenKit"]
+      dependencies: ["LeakTesting", "LeakDetector", "LeakClock", "ScreenKit", "LeakLabTestSupport"]
     ),
-    .testTarget(name: "TextGridTests", dependencies: ["TextGrid"], exclude: ["__Snapshots__"]),
+    .testTarget(
+      name: "TextGridTests", dependencies: ["TextGrid", "LeakLabTestSupport"], exclude: ["__Snapshots__"]),
     .testTarget(
       name: "LeakLabTerminalTests",
       dependencies: ["LeakLabTerminal", "TextGrid", "TerminalSmoke"]
@@ -120,7 +127,7 @@ let package = Package(
       name: "LeakLabTests",
       dependencies: [
         "LeakLab", "Scenarios", "LeakDetector", "LeakClock", "ScreenKit", "TextGrid", "LeakLabTerminal",
-        "leaklab",
+        "leaklab", "LeakLabTestSupport",
       ],
       exclude: ["__Snapshots__"]
     ),

@@ -1,31 +1,14 @@
 import Foundation
+import LeakLabTestSupport
 import Testing
 import TextGrid
 
-/// Compares a grid's text with the snapshot stored in `__Snapshots__/<name>.txt` beside this file.
-///
-/// With `LEAKLAB_RECORD_SNAPSHOTS=1` the snapshot is written instead, and the
-/// test fails so that a recording run never passes by accident.
+/// Compares a grid with `__Snapshots__/<name>.txt` beside this file.
 func expectSnapshot(
   of grid: Grid, named name: String, styled: Bool = false, sourceLocation: SourceLocation = #_sourceLocation
 ) {
-  let file = Snapshots.directory.appendingPathComponent("\(name).txt")
-  let actual = (styled ? grid.styledLines : grid.lines).joined(separator: "\n") + "\n"
-  if ProcessInfo.processInfo.environment["LEAKLAB_RECORD_SNAPSHOTS"] == "1" {
-    try? FileManager.default.createDirectory(at: Snapshots.directory, withIntermediateDirectories: true)
-    try? actual.write(to: file, atomically: true, encoding: .utf8)
-    Issue.record(
-      "Recorded snapshot \(file.lastPathComponent); run again without LEAKLAB_RECORD_SNAPSHOTS",
-      sourceLocation: sourceLocation)
-    return
-  }
-  guard let expected = try? String(contentsOf: file, encoding: .utf8) else {
-    Issue.record(
-      "No snapshot \(file.lastPathComponent); record it with LEAKLAB_RECORD_SNAPSHOTS=1",
-      sourceLocation: sourceLocation)
-    return
-  }
-  #expect(actual == expected, "snapshot \(name) differs", sourceLocation: sourceLocation)
+  LeakLabTestSupport.expectSnapshot(
+    of: grid, named: name, in: Snapshots.directory, styled: styled, sourceLocation: sourceLocation)
 }
 
 enum Snapshots {

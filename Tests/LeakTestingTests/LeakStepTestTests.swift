@@ -1,5 +1,6 @@
 import LeakClock
 import LeakDetector
+import LeakLabTestSupport
 import LeakTesting
 import ScreenKit
 import Testing

@@ -1,3 +1,4 @@
+import LeakLabTestSupport
 import XCTest
 
 /// An `XCTestCase` that can catch its own failures, to check that a helper fails.

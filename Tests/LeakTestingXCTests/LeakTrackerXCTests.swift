@@ -1,4 +1,5 @@
 import LeakClock
+import LeakLabTestSupport
 import LeakTesting
 import XCTest
 
