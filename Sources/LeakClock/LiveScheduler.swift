@@ -25,6 +25,8 @@ public final class LiveScheduler: Scheduler, @unchecked Sendable {
 
   public var now: Duration { Self.monotonic() - origin }
 
+  public var nowNanoseconds: Int64 { (Self.monotonic() - origin).wholeNanoseconds }
+
   private static func monotonic() -> Duration {
     var time = timespec()
     #if os(Linux)

@@ -23,6 +23,8 @@ public final class ManualScheduler: Scheduler, @unchecked Sendable {
   /// Nanoseconds since creation. Read on every `expectDeallocation`, so it
   /// is an atomic rather than state behind the lock.
   private let nanoseconds = Atomic<Int64>(0)
+  public var nowNanoseconds: Int64 { nanoseconds.load(ordering: .acquiring) }
+
   private var current: Duration {
     get { .nanoseconds(nanoseconds.load(ordering: .acquiring)) }
     set {

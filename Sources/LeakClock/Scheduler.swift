@@ -15,6 +15,10 @@ public protocol Scheduler: AnyObject, Sendable {
   /// The time elapsed since the scheduler was created.
   var now: Duration { get }
 
+  /// ``now`` in whole nanoseconds: cheaper to read and compare on hot paths
+  /// (a `Duration` is 128 bits and its arithmetic is not inlined).
+  var nowNanoseconds: Int64 { get }
+
   /// Runs `work` on the main actor once `delay` has elapsed.
   ///
   /// - Returns: a handle that cancels the work if it has not run yet.
@@ -31,6 +35,8 @@ public protocol Scheduler: AnyObject, Sendable {
 }
 
 extension Scheduler {
+  public var nowNanoseconds: Int64 { now.wholeNanoseconds }
+
   /// Runs `work` every `interval` until the returned handle is cancelled.
   ///
   /// Like a repeating `Timer`, the scheduler keeps the block — and whatever it
@@ -43,5 +49,13 @@ extension Scheduler {
     let timer = RepeatingWork(interval: interval, work: work)
     timer.arm(on: self)
     return timer
+  }
+}
+
+extension Duration {
+  /// The duration in whole nanoseconds (sub-nanosecond parts dropped).
+  public var wholeNanoseconds: Int64 {
+    let (seconds, attoseconds) = components
+    return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
   }
 }

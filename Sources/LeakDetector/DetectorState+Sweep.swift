@@ -12,12 +12,13 @@ extension DetectorState {
   mutating func beginSweep(now: Duration) -> SweepBatch? {
     guard !isSweeping else { return nil }
     isSweeping = true
-    if let scheduled = scheduledSweep, scheduled <= now { scheduledSweep = nil }
+    let nowNanoseconds = now.wholeNanoseconds
+    if let scheduled = scheduledSweep, scheduled <= nowNanoseconds { scheduledSweep = nil }
     var batch = SweepBatch()
 
     resolveWatched(now: now, into: &batch)
 
-    for (expectation, object, expectedAt) in popDue(now: now) {
+    for (expectation, object, expectedAt) in popDue(now: nowNanoseconds) {
       if withdrawn.remove(expectation.id) != nil { continue }
       if let ignored = ignoredObjects[ObjectIdentifier(object)], ignored.object === object { continue }
       // Already reported and still open: not a second leak.
@@ -70,7 +71,7 @@ extension DetectorState {
   /// Applies the verdicts, records events, and returns when to sweep next.
   mutating func commit(
     _ verdicts: [LeakDetector.Verdict], now: Duration, events: inout [LeakEvent], poll: Duration
-  ) -> ([LeakEvent], Duration?) {
+  ) -> ([LeakEvent], Int64?) {
     for verdict in verdicts {
       switch verdict {
       case .report(let object, let record):
@@ -96,7 +97,8 @@ extension DetectorState {
 
     var next = nextExpectationDeadline
     if needsResolutionChecks {
-      next = min(next ?? (now + poll), now + poll)
+      let check = (now + poll).wholeNanoseconds
+      next = min(next ?? check, check)
     }
     guard let next else { return (events, nil) }
     if let scheduled = scheduledSweep, scheduled <= next { return (events, nil) }

@@ -3,19 +3,21 @@ import LeakClock
 /// Everything the detector knows, guarded by its mutex.
 struct DetectorState {
   /// An object expected to deallocate by `deadline`.
-  /// 40 bytes: the moment it was expected is `deadline - bucket.delay`.
+  /// 32 bytes. Times are whole nanoseconds on the scheduler's timeline (a
+  /// `Duration`'s 128-bit arithmetic is a call per operation); the moment it
+  /// was expected is `deadline - bucket.delay`.
   struct Expectation {
     /// Released exactly once: when popped by a sweep, or when the detector goes away.
     let reference: UnownedObject
     let id: UInt64
     let parent: UInt64
-    let deadline: Duration
+    let deadline: Int64
   }
 
   /// Expectations sharing one grace delay: their deadlines only grow, so a
   /// bucket is a FIFO queue and a sweep pops from its front.
   struct Bucket {
-    let delay: Duration
+    let delay: Int64
     var items = ChunkedQueue<Expectation>()
 
     var front: Expectation? { items.first }
@@ -40,7 +42,7 @@ struct DetectorState {
 
   var buckets: [Bucket] = []
   var nextID: UInt64 = 1
-  var scheduledSweep: Duration?
+  var scheduledSweep: Int64?
   var isSweeping = false
   var withdrawn: Set<UInt64> = []
   var names = InstanceNames()
@@ -58,7 +60,7 @@ struct DetectorState {
 
   /// Adds an expectation; returns whether the caller must schedule a sweep.
   mutating func enqueue(
-    _ object: AnyObject, parent: UInt64, now: Duration, delay: Duration
+    _ object: AnyObject, parent: UInt64, now: Int64, delay: Int64
   ) -> (scheduleSweep: Bool, id: UInt64) {
     let id = nextID
     nextID += 1
@@ -95,7 +97,7 @@ struct DetectorState {
   // MARK: Sweeping
 
   /// The earliest deadline among open expectations.
-  var nextExpectationDeadline: Duration? {
+  var nextExpectationDeadline: Int64? {
     buckets.compactMap { $0.front?.deadline }.min()
   }
 
@@ -104,19 +106,17 @@ struct DetectorState {
     watched.contains { $0.object != nil || !$0.folded.isEmpty } || budgets.hasOpenIssues
   }
 
-  var nextSweepDeadline: Duration? { scheduledSweep }
-
   /// Pops every expectation due at `now` and returns those whose object is
   /// still alive, in deadline order across buckets. Dead ones cost one failed
   /// `tryRetain` and the release of our unowned reference.
-  mutating func popDue(now: Duration) -> [(Expectation, AnyObject, expectedAt: Duration)] {
+  mutating func popDue(now: Int64) -> [(Expectation, AnyObject, expectedAt: Duration)] {
     var alive: [(Expectation, AnyObject, expectedAt: Duration)] = []
     for index in buckets.indices {
       let delay = buckets[index].delay
       while let item = buckets[index].items.first, item.deadline <= now {
         _ = buckets[index].items.removeFirst()
         guard let object = item.reference.load() else { continue }
-        alive.append((item, object, item.deadline - delay))
+        alive.append((item, object, .nanoseconds(item.deadline - delay)))
       }
     }
     if buckets.count > 1 {

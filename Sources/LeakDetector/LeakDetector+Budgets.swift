@@ -31,17 +31,16 @@ extension LeakDetector {
     let decide = hooks.withLock { $0.decide }
     let decision = decide?(event) ?? .report
     event.decision = decision
-    let next = state.withLock { state -> Duration? in
+    let check = (now + configuration.resolutionCheckInterval).wholeNanoseconds
+    let next = state.withLock { state -> Int64? in
       state.budgets.decide(issue.name, decision)
       if decision != .ignore { state.history.append(event) }
-      if let scheduled = state.scheduledSweep, scheduled <= now + configuration.resolutionCheckInterval {
-        return nil
-      }
-      state.scheduledSweep = now + configuration.resolutionCheckInterval
-      return state.scheduledSweep
+      if let scheduled = state.scheduledSweep, scheduled <= check { return nil }
+      state.scheduledSweep = check
+      return check
     }
     if decision != .ignore { deliver([event]) }
-    if let next { scheduleSweep(at: next) }
+    if let next { scheduleSweep(atNanoseconds: next) }
   }
 
   /// Live instances counted against a budget (type or group name), if tracked.

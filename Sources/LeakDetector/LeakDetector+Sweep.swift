@@ -39,14 +39,14 @@ extension LeakDetector {
       state.commit(verdicts, now: now, events: &batch.events, poll: configuration.resolutionCheckInterval)
     }
     deliver(events)
-    if let next { scheduleSweep(at: next) }
+    if let next { scheduleSweep(atNanoseconds: next) }
     // `batch` and `verdicts` hold the strong references taken while checking;
     // they are released here, after the lock, so a deinit never runs inside it.
   }
 
-  func scheduleSweep(at deadline: Duration) {
-    let delay = max(deadline - scheduler.now, .zero)
-    scheduler.schedule(after: delay) { [weak self] in self?.sweep() }
+  func scheduleSweep(atNanoseconds deadline: Int64) {
+    let delay = max(deadline - scheduler.nowNanoseconds, 0)
+    scheduler.schedule(after: .nanoseconds(delay)) { [weak self] in self?.sweep() }
   }
 
   private func decide(

@@ -55,11 +55,14 @@ public final class LeakDetector: Sendable {
   let state: Locked<DetectorState>
   let hooks = Mutex(Hooks())
   let subscriberCount = Atomic<Int>(0)
+  /// The configuration's grace delay in nanoseconds, converted once.
+  let graceDelayNanoseconds: Int64
 
   /// Creates a detector that waits and sweeps on `scheduler`.
   public init(scheduler: any Scheduler, configuration: Configuration = Configuration()) {
     self.scheduler = scheduler
     self.configuration = configuration
+    self.graceDelayNanoseconds = configuration.graceDelay.wholeNanoseconds
     self.state = Locked(DetectorState(ignoredTypeNames: configuration.ignoredTypeNames))
   }
 
@@ -75,15 +78,15 @@ public final class LeakDetector: Sendable {
   ///   - object: the object that should go away; held weakly.
   ///   - delay: the grace delay for this object; the configuration's by default.
   public func expectDeallocation(of object: AnyObject, after delay: Duration? = nil) {
-    let delay = delay ?? configuration.graceDelay
-    let now = scheduler.now
+    let delay = delay?.wholeNanoseconds ?? graceDelayNanoseconds
+    let now = scheduler.nowNanoseconds
     let schedule = state.withLock { state in
       state.enqueue(object, parent: 0, now: now, delay: delay).scheduleSweep
     }
     if hasSubscribers {
-      deliver([state.withLock { $0.expectedEvent(for: object, now: now) }])
+      deliver([state.withLock { $0.expectedEvent(for: object, now: .nanoseconds(now)) }])
     }
-    if schedule { scheduleSweep(at: now + delay) }
+    if schedule { scheduleSweep(atNanoseconds: now + delay) }
   }
 
   /// Expects `root` and every descendant reached through `children` to deallocate.
@@ -101,8 +104,8 @@ public final class LeakDetector: Sendable {
     after delay: Duration? = nil,
     children: (AnyObject) -> [AnyObject]
   ) {
-    let delay = delay ?? configuration.graceDelay
-    let now = scheduler.now
+    let delay = delay?.wholeNanoseconds ?? graceDelayNanoseconds
+    let now = scheduler.nowNanoseconds
     // Depth-first, parents before children, so a sweep meets them in that order.
     var nodes: [(object: AnyObject, parentIndex: Int?)] = [(root, nil)]
     var index = 0
@@ -127,9 +130,10 @@ public final class LeakDetector: Sendable {
       return schedule
     }
     if hasSubscribers {
-      deliver(state.withLock { state in nodes.map { state.expectedEvent(for: $0.object, now: now) } })
+      deliver(
+        state.withLock { state in nodes.map { state.expectedEvent(for: $0.object, now: .nanoseconds(now)) } })
     }
-    if schedule { scheduleSweep(at: now + delay) }
+    if schedule { scheduleSweep(atNanoseconds: now + delay) }
   }
 
   /// Withdraws open expectations for `object`, for example because a closed
