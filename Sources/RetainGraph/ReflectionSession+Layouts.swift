@@ -61,17 +61,19 @@ extension ReflectionSession {
     if let storage = storageLayout(typeRef: typeRef, typeName: typeName(of: metadata)) { return storage }
     var slots: [Slot] = []
     var opaque = false
-    var size = 0
     var current = metadata
     var currentInfo = info
     var depth = 0
     while current != 0, depth < 64 {
       if currentInfo.kind == RMLayoutClassInstance {
         let owner = current
-        collectFields(count: currentInfo.fieldCount, into: &slots, opaque: &opaque) {
-          swift_reflection_childOfMetadata(context, owner, $0)
+        if let offsets = fieldOffsets(ofClass: owner, fieldCount: currentInfo.fieldCount) {
+          collectFields(offsets: offsets, into: &slots, opaque: &opaque) {
+            swift_reflection_childOfMetadata(context, owner, $0)
+          }
+        } else {
+          opaque = true
         }
-        size = max(size, Int(currentInfo.size))
       } else if swift_reflection_typeRefForMetadata(context, current) != 0 {
         opaque = true
       }
@@ -80,9 +82,70 @@ extension ReflectionSession {
       if current != 0 { currentInfo = swift_reflection_infoForMetadata(context, current) }
     }
     return HeapLayout(
-      kind: .object, typeName: typeName(of: metadata), size: size, shape: .fields(slots),
-      scansConservatively: opaque)
+      kind: .object, typeName: typeName(of: metadata), size: instanceSize(ofClass: metadata) ?? 0,
+      shape: .fields(slots), scansConservatively: opaque)
   }
+
+  /// The instance size the runtime allocates for a class (32 bits at offset 24
+  /// of its metadata), or nil when it is not a plausible object size.
+  private func instanceSize(ofClass metadata: UInt) -> Int? {
+    guard let word = word(at: metadata + 24) else { return nil }
+    let size = Int(word & 0xFFFF_FFFF)
+    return size >= 16 && size <= Self.maximumObjectSize ? size : nil
+  }
+
+  /// The offsets of the stored properties a class declares itself, in field
+  /// descriptor order, read from the field offset vector in its metadata.
+  ///
+  /// Remote Mirror's own offsets cannot be trusted for classes: without
+  /// Objective-C interop it finds where a class's fields begin by adding up
+  /// the instance size of *every* ancestor, counting the fields of the
+  /// grandparent and above more than once. In a class three or more levels
+  /// deep whose ancestors have fields, its offsets point past the real field,
+  /// at a neighbouring word (a witness table) or past the object. The field
+  /// offset vector holds the numbers the runtime and compiled code use.
+  ///
+  /// Returns nil when the metadata does not describe exactly `fieldCount`
+  /// fields or its offsets do not fit in the instance.
+  func fieldOffsets(ofClass metadata: UInt, fieldCount: UInt32) -> [Int]? {
+    guard fieldCount > 0 else { return [] }
+    // Context descriptors are 4-byte aligned.
+    guard let size = instanceSize(ofClass: metadata), let descriptor = word(at: metadata + 40),
+      descriptor & 3 == 0, Self.isPlausibleObject(descriptor & ~7)
+    else { return nil }
+    // Class context descriptor: flags at 0, then at 36 the number of fields
+    // and the field offset vector's offset in the metadata (in words), 32 bits each.
+    guard let flagsWord = word(at: descriptor), let fieldsWord = word(at: descriptor + 36) else { return nil }
+    let flags = UInt32(truncatingIfNeeded: flagsWord)
+    let kindFlags = flags >> 16
+    let vectorOffset = UInt(fieldsWord >> 32)
+    guard flags & 0x1F == Self.classDescriptorKind, fieldsWord & 0xFFFF_FFFF == UInt(fieldCount),
+      vectorOffset != 0, kindFlags & Self.immediateMembersAreNegative == 0
+    else { return nil }
+    var vector = metadata + vectorOffset * 8
+    if kindFlags & Self.hasResilientSuperclass != 0 {
+      // The offset counts from the end of the superclass's metadata, which the
+      // runtime records (in bytes) in the class's resilient metadata bounds.
+      guard let relative = word(at: descriptor + 24).map({ Int32(truncatingIfNeeded: $0) }),
+        let immediateMembers = word(at: UInt(bitPattern: Int(bitPattern: descriptor + 24) + Int(relative))),
+        immediateMembers & 7 == 0, immediateMembers < 1 << 20
+      else { return nil }
+      vector += immediateMembers
+    }
+    var offsets: [Int] = []
+    offsets.reserveCapacity(Int(fieldCount))
+    for index in 0..<UInt(fieldCount) {
+      guard let offset = word(at: vector + index * 8), offset >= 16, offset <= UInt(size) else { return nil }
+      offsets.append(Int(offset))
+    }
+    return offsets
+  }
+
+  /// The context descriptor kind of a class.
+  private static let classDescriptorKind: UInt32 = 16
+  /// Type context descriptor flags (the kind-specific half of the flags).
+  private static let immediateMembersAreNegative: UInt32 = 1 << 12
+  private static let hasResilientSuperclass: UInt32 = 1 << 13
 
   /// A class whose layout Remote Mirror cannot compute (a `Mutex` or `Atomic`
   /// field, a module without reflection metadata): opaque.
@@ -117,15 +180,17 @@ extension ReflectionSession {
     }
   }
 
+  /// Appends the slots of a class's own fields, placed at `offsets` (the
+  /// runtime's, not Remote Mirror's).
   private func collectFields(
-    count: UInt32, into slots: inout [Slot], opaque: inout Bool, child: (UInt32) -> RMChildInfo
+    offsets: [Int], into slots: inout [Slot], opaque: inout Bool, child: (UInt32) -> RMChildInfo
   ) {
-    for index in 0..<count {
-      let field = child(index)
+    for (index, offset) in offsets.enumerated() {
+      let field = child(UInt32(index))
       let name = field.name.map { String(cString: $0) } ?? "\(index)"
       let found = slotsOfChild(field)
       opaque = opaque || found.hasOpaqueParts
-      slots += found.slots.map { $0.nested(at: Int(field.offset), under: name) }
+      slots += found.slots.map { $0.nested(at: offset, under: name) }
     }
   }
 
