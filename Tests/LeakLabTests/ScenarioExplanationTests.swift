@@ -17,6 +17,10 @@ import Testing
       "captures closure in InboxScreen.observeInbox() → captures InboxScreen#1"
     ),
     (
+      "strong-delegate", "CheckoutScreen#1",
+      "subviews[1]: StrongDelegatePaymentForm#1 → delegate: CheckoutScreen#1 (strong)"
+    ),
+    (
       "alert-action-capture", "AlertController#1",
       "actions[1]: AlertAction#1 → handler: closure in DraftsScreen.confirmDelete()"
     ),
