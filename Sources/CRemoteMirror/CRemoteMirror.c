@@ -83,6 +83,30 @@ void swift_enumerateAllMetadataSections(
 
 enum { RMMaximumRead = 1 << 20, RMMaximumString = 1 << 16 };
 
+// The process id, cached: `getpid` is a system call of its own in glibc, as
+// costly as a small read. A forked child must not read its parent, so the
+// cache is cleared in the child (the handler is installed before the first
+// value is cached).
+static pid_t rm_cachedPid;
+static pthread_once_t rm_pidOnce = PTHREAD_ONCE_INIT;
+
+static void rm_forgetPid(void) { __atomic_store_n(&rm_cachedPid, 0, __ATOMIC_RELAXED); }
+
+static void rm_installForkHandler(void) { pthread_atfork(NULL, NULL, rm_forgetPid); }
+
+static pid_t rm_ownPid(void) {
+  pid_t pid = __atomic_load_n(&rm_cachedPid, __ATOMIC_RELAXED);
+  if (pid != 0) return pid;
+  pthread_once(&rm_pidOnce, rm_installForkHandler);
+  pid = getpid();
+  __atomic_store_n(&rm_cachedPid, pid, __ATOMIC_RELAXED);
+  return pid;
+}
+
+static _Thread_local size_t rm_systemCalls;
+
+size_t rm_systemCallCount(void) { return rm_systemCalls; }
+
 static bool rm_plausibleAddress(uint64_t address, uint64_t size) {
   return address >= 4096 && size <= RMMaximumRead && address + size > address
     && address + size < 0x0000800000000000ULL;
@@ -96,7 +120,8 @@ size_t rm_read(uintptr_t address, void *destination, size_t size, bool safeReads
   }
   struct iovec local = {destination, size};
   struct iovec remote = {(void *)address, size};
-  ssize_t copied = process_vm_readv(getpid(), &local, 1, &remote, 1, 0);
+  rm_systemCalls++;
+  ssize_t copied = process_vm_readv(rm_ownPid(), &local, 1, &remote, 1, 0);
   return copied > 0 ? (size_t)copied : 0;
 }
 
@@ -125,10 +150,46 @@ void rm_readWords(const uintptr_t *addresses, uintptr_t *words, size_t count, bo
       index += batch;
       continue;
     }
-    ssize_t copied = process_vm_readv(getpid(), local, batch, remote, batch, 0);
+    rm_systemCalls++;
+    ssize_t copied = process_vm_readv(rm_ownPid(), local, batch, remote, batch, 0);
     size_t complete = copied > 0 ? (size_t)copied / sizeof(uintptr_t) : 0;
     // The read stops at the first failing address: skip it, carry on after it.
     index += complete < batch ? complete + 1 : batch;
+  }
+}
+
+void rm_readRegions(const RMRegion *regions, size_t *copied, size_t count, bool safeReads) {
+  enum { MaximumRegions = 64 };
+  struct iovec local[MaximumRegions], remote[MaximumRegions];
+  size_t index[MaximumRegions];
+  size_t used = 0;
+  for (size_t item = 0; item < count; item++) {
+    copied[item] = 0;
+    if (item >= MaximumRegions || regions[item].size == 0
+        || !rm_plausibleAddress(regions[item].address, regions[item].size))
+      continue;
+    if (!safeReads) {
+      memcpy(regions[item].destination, (const void *)regions[item].address, regions[item].size);
+      copied[item] = regions[item].size;
+      continue;
+    }
+    local[used].iov_base = regions[item].destination;
+    local[used].iov_len = regions[item].size;
+    remote[used].iov_base = (void *)regions[item].address;
+    remote[used].iov_len = regions[item].size;
+    index[used] = item;
+    used++;
+  }
+  if (!safeReads || used == 0) return;
+  rm_systemCalls++;
+  ssize_t total = process_vm_readv(rm_ownPid(), local, used, remote, used, 0);
+  size_t left = total > 0 ? (size_t)total : 0;
+  // The kernel fills the regions in order and stops at the first it cannot read.
+  for (size_t item = 0; item < used && left > 0; item++) {
+    size_t size = remote[item].iov_len;
+    copied[index[item]] = left < size ? left : size;
+    if (left < size) break;
+    left -= size;
   }
 }
 

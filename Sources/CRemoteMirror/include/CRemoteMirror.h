@@ -117,9 +117,25 @@ RMContextRef rm_createContext(bool safeReads);
 /// mapping, 0 on failure). Sizes above 1 MiB are rejected.
 size_t rm_read(uintptr_t address, void *destination, size_t size, bool safeReads);
 
+/// One region to copy: `size` bytes at `address` into `destination`.
+typedef struct RMRegion {
+  uintptr_t address;
+  void *destination;
+  size_t size;
+} RMRegion;
+
+/// Copies every region with one system call in safe mode (in order: the
+/// kernel copies the regions one after another), writing the bytes copied for
+/// each into `copied` (0 for an implausible region and for every region after
+/// one that could not be read in full). At most 64 regions; the rest get 0.
+void rm_readRegions(const RMRegion *regions, size_t *copied, size_t count, bool safeReads);
+
 /// Reads the word at each of `addresses` into `words` (0 where unreadable),
 /// in as few system calls as possible.
 void rm_readWords(const uintptr_t *addresses, uintptr_t *words, size_t count, bool safeReads);
+
+/// How many reads this thread has made with `process_vm_readv` (for tests).
+size_t rm_systemCallCount(void);
 
 /// The usable size of the malloc block that starts at `address`, or 0 when
 /// `address` does not look like the start of a heap block.
