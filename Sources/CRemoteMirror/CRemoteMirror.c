@@ -10,6 +10,7 @@
 #include <link.h>
 #include <malloc.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -158,38 +159,81 @@ void rm_readWords(const uintptr_t *addresses, uintptr_t *words, size_t count, bo
   }
 }
 
-void rm_readRegions(const RMRegion *regions, size_t *copied, size_t count, bool safeReads) {
-  enum { MaximumRegions = 64 };
-  struct iovec local[MaximumRegions], remote[MaximumRegions];
-  size_t index[MaximumRegions];
-  size_t used = 0;
+void rm_readRegions(RMRegion *regions, size_t count, void *arena, size_t arenaSize, bool safeReads) {
+  enum { MaximumRegions = 64, Page = 4096 };
+  size_t order[MaximumRegions];
+  size_t sorted = 0;
   for (size_t item = 0; item < count; item++) {
-    copied[item] = 0;
+    regions[item].bytes = NULL;
+    regions[item].copied = 0;
     if (item >= MaximumRegions || regions[item].size == 0
         || !rm_plausibleAddress(regions[item].address, regions[item].size))
       continue;
-    if (!safeReads) {
-      memcpy(regions[item].destination, (const void *)regions[item].address, regions[item].size);
-      copied[item] = regions[item].size;
+    size_t at = sorted++;
+    while (at > 0 && regions[order[at - 1]].address > regions[item].address) {
+      order[at] = order[at - 1];
+      at--;
+    }
+    order[at] = item;
+  }
+  // Spans: [start, end) of our memory, each read into the arena at `offset`.
+  struct iovec local[MaximumRegions], remote[MaximumRegions];
+  size_t spans = 0, used = 0;
+  size_t spanOf[MaximumRegions];
+  for (size_t rank = 0; rank < sorted; rank++) {
+    RMRegion *region = &regions[order[rank]];
+    uintptr_t end = region->address + region->size;
+    if (spans > 0) {
+      uintptr_t start = (uintptr_t)remote[spans - 1].iov_base;
+      uintptr_t spanEnd = start + remote[spans - 1].iov_len;
+      if (region->address <= spanEnd + Page) {
+        size_t grown = end > spanEnd ? end - spanEnd : 0;
+        if (used + grown <= arenaSize) {
+          remote[spans - 1].iov_len += grown;
+          local[spans - 1].iov_len += grown;
+          used += grown;
+          spanOf[rank] = spans - 1;
+          continue;
+        }
+      }
+    }
+    if (used + region->size > arenaSize) {
+      spanOf[rank] = SIZE_MAX;
       continue;
     }
-    local[used].iov_base = regions[item].destination;
-    local[used].iov_len = regions[item].size;
-    remote[used].iov_base = (void *)regions[item].address;
-    remote[used].iov_len = regions[item].size;
-    index[used] = item;
-    used++;
+    local[spans].iov_base = (char *)arena + used;
+    local[spans].iov_len = region->size;
+    remote[spans].iov_base = (void *)region->address;
+    remote[spans].iov_len = region->size;
+    used += region->size;
+    spanOf[rank] = spans++;
   }
-  if (!safeReads || used == 0) return;
-  rm_systemCalls++;
-  ssize_t total = process_vm_readv(rm_ownPid(), local, used, remote, used, 0);
-  size_t left = total > 0 ? (size_t)total : 0;
-  // The kernel fills the regions in order and stops at the first it cannot read.
-  for (size_t item = 0; item < used && left > 0; item++) {
-    size_t size = remote[item].iov_len;
-    copied[index[item]] = left < size ? left : size;
-    if (left < size) break;
-    left -= size;
+  if (spans == 0) return;
+  size_t spanCopied[MaximumRegions];
+  if (safeReads) {
+    rm_systemCalls++;
+    ssize_t total = process_vm_readv(rm_ownPid(), local, spans, remote, spans, 0);
+    // The kernel fills the spans in order and stops at the first it cannot read.
+    size_t left = total > 0 ? (size_t)total : 0;
+    for (size_t span = 0; span < spans; span++) {
+      size_t size = remote[span].iov_len;
+      spanCopied[span] = left < size ? left : size;
+      left -= spanCopied[span];
+    }
+  } else {
+    for (size_t span = 0; span < spans; span++) {
+      memcpy(local[span].iov_base, remote[span].iov_base, remote[span].iov_len);
+      spanCopied[span] = remote[span].iov_len;
+    }
+  }
+  for (size_t rank = 0; rank < sorted; rank++) {
+    if (spanOf[rank] == SIZE_MAX) continue;
+    RMRegion *region = &regions[order[rank]];
+    size_t span = spanOf[rank];
+    size_t skip = region->address - (uintptr_t)remote[span].iov_base;
+    region->bytes = (const char *)local[span].iov_base + skip;
+    size_t available = spanCopied[span] > skip ? spanCopied[span] - skip : 0;
+    region->copied = available < region->size ? available : region->size;
   }
 }
 

@@ -42,6 +42,7 @@ final class ReflectionEngine: Sendable {
       var raw: [RawEdge] = []
       session.edges(of: address, strongOnly: false, into: &raw)
       var metadata: [UInt: UInt] = [:]
+      metadata.reserveCapacity(raw.count)
       var references: [Reference] = []
       references.reserveCapacity(raw.count)
       // The targets' metadata words in one batch, in buffers on the stack.

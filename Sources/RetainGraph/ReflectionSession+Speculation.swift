@@ -16,11 +16,11 @@ struct SpeculationPlan {
 
 /// Reads copied ahead by one system call for the describe in progress.
 ///
-/// They are handed out in order: a read is served from entry `i` only if it
-/// asks for exactly that address (and no more bytes), and only entries after
-/// the last one served are considered. The first read that is not served this
-/// way (a real read, or memory the library or the runtime reads itself) ends
-/// the prefetch for the rest of the describe.
+/// They are handed out in plan order: a read is served from entry `i` only if
+/// it asks for exactly that address (and no more bytes), and only entries
+/// after the last one served are considered. The first read that is not served
+/// this way (a real read, or memory the library or the runtime reads itself)
+/// ends the prefetch for the rest of the describe.
 struct Prefetch {
   var reads: [PlannedRead] = []
   var cursor = 0
@@ -42,13 +42,17 @@ struct Prefetch {
 /// differs and is read for real.
 ///
 /// Only addresses are remembered, never bytes: every byte a describe uses
-/// was copied during that describe, by `process_vm_readv`, after the bytes
-/// that led to its address (the kernel copies regions in order, and the
-/// prefetch ends at the first read it does not serve). A plan is keyed by the
-/// object's address and used only when the object's metadata word, read in
-/// the same system call, is the one recorded with it; a plan whose object
-/// died and whose address now holds another object at worst costs a wasted
-/// read.
+/// was copied by `process_vm_readv` during that describe, and nothing is
+/// dereferenced directly. A plan is keyed by the object's address and used
+/// only when the object's metadata word, read in the same system call, is the
+/// one recorded with it; a plan whose object died and whose address now holds
+/// another object at worst costs a wasted read. Nearby regions are read as one
+/// span (see `rm_readRegions`), so the bytes of one system call are copied
+/// together rather than round after round: for an object that another thread
+/// mutates during the describe, the result is a mix of before and after, as
+/// it already was across rounds; it is never a fault. The prefetch ends at
+/// the first read it does not serve, and before the library or the runtime
+/// reads memory itself (projections, weak loads).
 extension ReflectionSession {
   /// Slots of the plan table (direct-mapped by address).
   static let planSlots = 64
@@ -56,6 +60,8 @@ extension ReflectionSession {
   static let maximumPlannedReads = 32
   static let maximumPlannedBytes = 8192
   static let maximumPlannedRead = 4096
+  /// Bytes read ahead at most, gaps between nearby regions included.
+  static let prefetchArenaSize = 32768
 
   private static func planSlot(_ address: UInt) -> Int {
     Int(truncatingIfNeeded: (address >> 4) ^ (address >> 10)) & (planSlots - 1)
@@ -75,16 +81,14 @@ extension ReflectionSession {
       first == PlannedRead(address: address, size: Self.firstReadSize),
       plan.reads.count <= Self.maximumPlannedReads
     else { return }
-    var offset = 0
     for (index, read) in plan.reads.enumerated() {
-      prefetchRegions[index] = RMRegion(
-        address: read.address, destination: prefetchArena + offset, size: read.size)
-      offset += (read.size + 15) & ~15
+      prefetchRegions[index] = RMRegion(address: read.address, size: read.size, bytes: nil, copied: 0)
     }
-    guard offset <= Self.maximumPlannedBytes else { return }
-    rm_readRegions(prefetchRegions, prefetchCopied, plan.reads.count, safeReads)
+    rm_readRegions(prefetchRegions, plan.reads.count, prefetchArena, Self.prefetchArenaSize, safeReads)
     // The object itself must have been read in full and still have the recorded metadata.
-    guard prefetchCopied[0] == first.size, prefetchArena.load(as: UInt.self) == plan.metadata else { return }
+    guard prefetchRegions[0].copied == first.size, let bytes = prefetchRegions[0].bytes,
+      bytes.loadUnaligned(as: UInt.self) == plan.metadata
+    else { return }
     prefetch.reads = plan.reads
     prefetch.isActive = true
   }
@@ -152,9 +156,11 @@ extension ReflectionSession {
     var index = prefetch.cursor
     while index < prefetch.reads.count {
       let read = prefetch.reads[index]
-      if read.address == address, read.size >= count, prefetchCopied[index] >= count {
+      if read.address == address, read.size >= count, prefetchRegions[index].copied >= count,
+        let bytes = prefetchRegions[index].bytes
+      {
         prefetch.cursor = index + 1
-        return UnsafeRawPointer(prefetchRegions[index].destination)
+        return bytes
       }
       index += 1
     }

@@ -35,10 +35,9 @@ final class ReflectionSession {
   var describedMetadata: UInt = 0
   /// The reads copied ahead for the describe in progress.
   var prefetch = Prefetch()
-  /// Where the reads copied ahead land, and the regions and counts of that one system call.
+  /// Where the reads copied ahead land, and the regions of that one system call.
   let prefetchArena: UnsafeMutableRawPointer
   let prefetchRegions: UnsafeMutablePointer<RMRegion>
-  let prefetchCopied: UnsafeMutablePointer<Int>
 
   init(context: RMContextRef, safeReads: Bool) {
     self.context = context
@@ -46,16 +45,14 @@ final class ReflectionSession {
     window = .allocate(byteCount: Self.windowSize, alignment: 16)
     speculates = safeReads
     plans = Array(repeating: nil, count: Self.planSlots)
-    prefetchArena = .allocate(byteCount: Self.maximumPlannedBytes, alignment: 16)
+    prefetchArena = .allocate(byteCount: Self.prefetchArenaSize, alignment: 16)
     prefetchRegions = .allocate(capacity: Self.maximumPlannedReads)
-    prefetchCopied = .allocate(capacity: Self.maximumPlannedReads)
   }
 
   deinit {
     window.deallocate()
     prefetchArena.deallocate()
     prefetchRegions.deallocate()
-    prefetchCopied.deallocate()
     swift_reflection_destroyReflectionContext(context)
   }
 

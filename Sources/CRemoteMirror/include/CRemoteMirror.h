@@ -117,18 +117,23 @@ RMContextRef rm_createContext(bool safeReads);
 /// mapping, 0 on failure). Sizes above 1 MiB are rejected.
 size_t rm_read(uintptr_t address, void *destination, size_t size, bool safeReads);
 
-/// One region to copy: `size` bytes at `address` into `destination`.
+/// One region to read ahead: `size` bytes at `address`. `bytes` and `copied`
+/// are filled in by `rm_readRegions`.
 typedef struct RMRegion {
   uintptr_t address;
-  void *destination;
   size_t size;
+  const void *bytes;
+  size_t copied;
 } RMRegion;
 
-/// Copies every region with one system call in safe mode (in order: the
-/// kernel copies the regions one after another), writing the bytes copied for
-/// each into `copied` (0 for an implausible region and for every region after
-/// one that could not be read in full). At most 64 regions; the rest get 0.
-void rm_readRegions(const RMRegion *regions, size_t *copied, size_t count, bool safeReads);
+/// Reads every region with one system call in safe mode, into `arena`:
+/// regions are sorted by address and those less than a page apart are read as
+/// one span (each extra span costs the kernel more than a page of copying).
+/// Sets each region's `bytes` (where its copy starts) and `copied` (bytes
+/// copied: 0 for an implausible region, for one that did not fit in the arena,
+/// and for regions in or after a span that could not be read in full). At most
+/// 64 regions; the rest get 0.
+void rm_readRegions(RMRegion *regions, size_t count, void *arena, size_t arenaSize, bool safeReads);
 
 /// Reads the word at each of `addresses` into `words` (0 where unreadable),
 /// in as few system calls as possible.
