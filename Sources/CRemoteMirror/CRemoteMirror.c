@@ -10,6 +10,7 @@
 #include <link.h>
 #include <malloc.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -83,6 +84,30 @@ void swift_enumerateAllMetadataSections(
 
 enum { RMMaximumRead = 1 << 20, RMMaximumString = 1 << 16 };
 
+// The process id, cached: `getpid` is a system call of its own in glibc, as
+// costly as a small read. A forked child must not read its parent, so the
+// cache is cleared in the child (the handler is installed before the first
+// value is cached).
+static pid_t rm_cachedPid;
+static pthread_once_t rm_pidOnce = PTHREAD_ONCE_INIT;
+
+static void rm_forgetPid(void) { __atomic_store_n(&rm_cachedPid, 0, __ATOMIC_RELAXED); }
+
+static void rm_installForkHandler(void) { pthread_atfork(NULL, NULL, rm_forgetPid); }
+
+static pid_t rm_ownPid(void) {
+  pid_t pid = __atomic_load_n(&rm_cachedPid, __ATOMIC_RELAXED);
+  if (pid != 0) return pid;
+  pthread_once(&rm_pidOnce, rm_installForkHandler);
+  pid = getpid();
+  __atomic_store_n(&rm_cachedPid, pid, __ATOMIC_RELAXED);
+  return pid;
+}
+
+static _Thread_local size_t rm_systemCalls;
+
+size_t rm_systemCallCount(void) { return rm_systemCalls; }
+
 static bool rm_plausibleAddress(uint64_t address, uint64_t size) {
   return address >= 4096 && size <= RMMaximumRead && address + size > address
     && address + size < 0x0000800000000000ULL;
@@ -96,7 +121,8 @@ size_t rm_read(uintptr_t address, void *destination, size_t size, bool safeReads
   }
   struct iovec local = {destination, size};
   struct iovec remote = {(void *)address, size};
-  ssize_t copied = process_vm_readv(getpid(), &local, 1, &remote, 1, 0);
+  rm_systemCalls++;
+  ssize_t copied = process_vm_readv(rm_ownPid(), &local, 1, &remote, 1, 0);
   return copied > 0 ? (size_t)copied : 0;
 }
 
@@ -125,10 +151,89 @@ void rm_readWords(const uintptr_t *addresses, uintptr_t *words, size_t count, bo
       index += batch;
       continue;
     }
-    ssize_t copied = process_vm_readv(getpid(), local, batch, remote, batch, 0);
+    rm_systemCalls++;
+    ssize_t copied = process_vm_readv(rm_ownPid(), local, batch, remote, batch, 0);
     size_t complete = copied > 0 ? (size_t)copied / sizeof(uintptr_t) : 0;
     // The read stops at the first failing address: skip it, carry on after it.
     index += complete < batch ? complete + 1 : batch;
+  }
+}
+
+void rm_readRegions(RMRegion *regions, size_t count, void *arena, size_t arenaSize, bool safeReads) {
+  enum { MaximumRegions = 64, Page = 4096 };
+  size_t order[MaximumRegions];
+  size_t sorted = 0;
+  for (size_t item = 0; item < count; item++) {
+    regions[item].bytes = NULL;
+    regions[item].copied = 0;
+    if (item >= MaximumRegions || regions[item].size == 0
+        || !rm_plausibleAddress(regions[item].address, regions[item].size))
+      continue;
+    size_t at = sorted++;
+    while (at > 0 && regions[order[at - 1]].address > regions[item].address) {
+      order[at] = order[at - 1];
+      at--;
+    }
+    order[at] = item;
+  }
+  // Spans: [start, end) of our memory, each read into the arena at `offset`.
+  struct iovec local[MaximumRegions], remote[MaximumRegions];
+  size_t spans = 0, used = 0;
+  size_t spanOf[MaximumRegions];
+  for (size_t rank = 0; rank < sorted; rank++) {
+    RMRegion *region = &regions[order[rank]];
+    uintptr_t end = region->address + region->size;
+    if (spans > 0) {
+      uintptr_t start = (uintptr_t)remote[spans - 1].iov_base;
+      uintptr_t spanEnd = start + remote[spans - 1].iov_len;
+      if (region->address <= spanEnd + Page) {
+        size_t grown = end > spanEnd ? end - spanEnd : 0;
+        if (used + grown <= arenaSize) {
+          remote[spans - 1].iov_len += grown;
+          local[spans - 1].iov_len += grown;
+          used += grown;
+          spanOf[rank] = spans - 1;
+          continue;
+        }
+      }
+    }
+    if (used + region->size > arenaSize) {
+      spanOf[rank] = SIZE_MAX;
+      continue;
+    }
+    local[spans].iov_base = (char *)arena + used;
+    local[spans].iov_len = region->size;
+    remote[spans].iov_base = (void *)region->address;
+    remote[spans].iov_len = region->size;
+    used += region->size;
+    spanOf[rank] = spans++;
+  }
+  if (spans == 0) return;
+  size_t spanCopied[MaximumRegions];
+  if (safeReads) {
+    rm_systemCalls++;
+    ssize_t total = process_vm_readv(rm_ownPid(), local, spans, remote, spans, 0);
+    // The kernel fills the spans in order and stops at the first it cannot read.
+    size_t left = total > 0 ? (size_t)total : 0;
+    for (size_t span = 0; span < spans; span++) {
+      size_t size = remote[span].iov_len;
+      spanCopied[span] = left < size ? left : size;
+      left -= spanCopied[span];
+    }
+  } else {
+    for (size_t span = 0; span < spans; span++) {
+      memcpy(local[span].iov_base, remote[span].iov_base, remote[span].iov_len);
+      spanCopied[span] = remote[span].iov_len;
+    }
+  }
+  for (size_t rank = 0; rank < sorted; rank++) {
+    if (spanOf[rank] == SIZE_MAX) continue;
+    RMRegion *region = &regions[order[rank]];
+    size_t span = spanOf[rank];
+    size_t skip = region->address - (uintptr_t)remote[span].iov_base;
+    region->bytes = (const char *)local[span].iov_base + skip;
+    size_t available = spanCopied[span] > skip ? spanCopied[span] - skip : 0;
+    region->copied = available < region->size ? available : region->size;
   }
 }
 

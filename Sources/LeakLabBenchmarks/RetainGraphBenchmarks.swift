@@ -1,4 +1,4 @@
-import RetainGraph
+@_spi(Benchmarking) import RetainGraph
 
 /// RetainGraph: describing one object, and cycle searches on chains closed
 /// into a cycle, with Remote Mirror (safe and direct reads) beside the
@@ -24,6 +24,11 @@ func runRetainGraphBenchmarks() {
   }
   let describe = (perCall(safe), perCall(direct), perCall(mirror))
   rows.append(["describe one object (goal ≤ 5 µs)"] + columns(describe))
+  // The same with safe reads done in dependent rounds (no speculative reads).
+  RetainExplainer.setSpeculativeReads(false)
+  let rounds = perCall(safe)
+  RetainExplainer.setSpeculativeReads(true)
+  rows.append(["describe one object, no speculation"] + columns((rounds, describe.1, describe.2)))
 
   // Cycle search with no depth limit (goal: under 1 s for 10^5 nodes).
   for count in [1_000, 10_000, 100_000] {

@@ -37,16 +37,33 @@ final class ReflectionEngine: Sendable {
   /// The outgoing references of the object at `address`, described but not named.
   func references(of address: UInt) -> (references: [Reference], metadata: [UInt: UInt]) {
     session.withLock { session in
+      session.beginDescribe(address)
+      defer { session.endDescribe(address) }
       var raw: [RawEdge] = []
       session.edges(of: address, strongOnly: false, into: &raw)
       var metadata: [UInt: UInt] = [:]
-      let targets = session.objectInfos(at: raw.map(\.target))
-      let references = zip(raw, targets).map { edge, target in
-        if target.info.kind == .object { metadata[edge.target] = target.metadata }
-        return session.describe(edge, target: target.info)
+      metadata.reserveCapacity(raw.count)
+      var references: [Reference] = []
+      references.reserveCapacity(raw.count)
+      // The targets' metadata words in one batch, in buffers on the stack.
+      withUnsafeTemporaryAllocation(of: UInt.self, capacity: raw.count * 2) { buffer in
+        let addresses = UnsafeMutableBufferPointer(rebasing: buffer[0..<raw.count])
+        let words = UnsafeMutableBufferPointer(rebasing: buffer[raw.count...])
+        for (index, edge) in raw.enumerated() { addresses[index] = edge.target }
+        session.readWords(UnsafeBufferPointer(addresses), into: words)
+        for (index, edge) in raw.enumerated() {
+          let target = session.objectInfo(at: edge.target, metadata: words[index])
+          if target.info.kind == .object { metadata[edge.target] = target.metadata }
+          references.append(session.describe(edge, target: target.info))
+        }
       }
       return (references, metadata)
     }
+  }
+
+  /// Turns speculative reads on or off (safe reads only; on by default).
+  func setSpeculativeReads(_ enabled: Bool) {
+    session.withLock { $0.setSpeculates(enabled) }
   }
 
   /// Looks for the shortest strong cycle through `address`, then for a strong

@@ -29,6 +29,7 @@ extension ReflectionSession {
     guard copied >= 16 else { return nil }
     let metadata = window.load(as: UInt.self)
     guard Self.isPlausibleObject(metadata) else { return nil }
+    describedMetadata = metadata
     let layout = layout(metadata: metadata, instance: address)
     let firstPrecise = edges.count
     if let layout {
@@ -72,6 +73,7 @@ extension ReflectionSession {
         else { continue }
         var target = value
         if strength == .weak {
+          endPrefetch()
           guard let loaded = swift_weakLoadStrong(UnsafeMutableRawPointer(bitPattern: address)) else {
             continue
           }
@@ -97,6 +99,8 @@ extension ReflectionSession {
         appendElements(
           ofStorage: storage, prefix: compose(prefix, label), strongOnly: strongOnly, into: &edges)
       case .dynamic(_, let typeRef, let isEnum, let label):
+        // The library reads the value itself: nothing read ahead may be used after it.
+        endPrefetch()
         let inner: ValueSlots
         var start = address
         if isEnum {

@@ -19,14 +19,40 @@ final class ReflectionSession {
   /// Largest object region read at once.
   static let maximumObjectSize = 1 << 16
 
+  // MARK: Speculation (see ReflectionSession+Speculation.swift)
+
+  /// Whether describes read ahead what the last describe of the same object read.
+  var speculates: Bool
+  /// Per object address, what its last describe read (direct-mapped, bounded).
+  var plans: [SpeculationPlan?]
+  /// The reads of the describe in progress, in order.
+  var recorded: [PlannedRead] = []
+  /// Whether reads are being recorded (a describe is in progress).
+  var isRecording = false
+  /// Bytes of the reads recorded so far.
+  var recordedBytes = 0
+  /// The metadata word the describe in progress read from its object (0 if none).
+  var describedMetadata: UInt = 0
+  /// The reads copied ahead for the describe in progress.
+  var prefetch = Prefetch()
+  /// Where the reads copied ahead land, and the regions of that one system call.
+  let prefetchArena: UnsafeMutableRawPointer
+  let prefetchRegions: UnsafeMutablePointer<RMRegion>
+
   init(context: RMContextRef, safeReads: Bool) {
     self.context = context
     self.safeReads = safeReads
     window = .allocate(byteCount: Self.windowSize, alignment: 16)
+    speculates = safeReads
+    plans = Array(repeating: nil, count: Self.planSlots)
+    prefetchArena = .allocate(byteCount: Self.prefetchArenaSize, alignment: 16)
+    prefetchRegions = .allocate(capacity: Self.maximumPlannedReads)
   }
 
   deinit {
     window.deallocate()
+    prefetchArena.deallocate()
+    prefetchRegions.deallocate()
     swift_reflection_destroyReflectionContext(context)
   }
 
@@ -40,19 +66,17 @@ final class ReflectionSession {
   /// The word at `address`, or nil if it cannot be read.
   func word(at address: UInt) -> UInt? {
     var value: UInt = 0
-    let copied = withUnsafeMutableBytes(of: &value) { rm_read(address, $0.baseAddress, 8, safeReads) }
+    let copied = withUnsafeMutableBytes(of: &value) { read(address, into: $0.baseAddress!, count: 8) }
     return copied == 8 ? value : nil
   }
 
-  /// The byte at `address`, or nil if it cannot be read.
-  func byte(at address: UInt) -> UInt8? {
-    var value: UInt8 = 0
-    return rm_read(address, &value, 1, safeReads) == 1 ? value : nil
-  }
-
   /// Copies up to `count` bytes at `address` into `buffer`; returns the bytes copied.
+  ///
+  /// During a describe the read is recorded, and served from the bytes read
+  /// ahead when they are exactly what is asked for (see ``trackedRead(_:into:count:)``).
   func read(_ address: UInt, into buffer: UnsafeMutableRawPointer, count: Int) -> Int {
     guard count > 0 else { return 0 }
+    if isRecording { return trackedRead(address, into: buffer, count: count) }
     return rm_read(address, buffer, count, safeReads)
   }
 
@@ -80,18 +104,38 @@ final class ReflectionSession {
   func objectInfos(at addresses: [UInt]) -> [(info: ObjectInfo, metadata: UInt)] {
     var words = [UInt](repeating: 0, count: addresses.count)
     addresses.withUnsafeBufferPointer { addresses in
-      words.withUnsafeMutableBufferPointer { words in
-        rm_readWords(addresses.baseAddress, words.baseAddress, addresses.count, safeReads)
+      words.withUnsafeMutableBufferPointer { words in readWords(addresses, into: words) }
+    }
+    return zip(addresses, words).map { address, metadata in objectInfo(at: address, metadata: metadata) }
+  }
+
+  /// Describes the node at `address` whose first word is `metadata`; also
+  /// returns the metadata address when it was usable (else 0).
+  func objectInfo(at address: UInt, metadata: UInt) -> (info: ObjectInfo, metadata: UInt) {
+    let layout =
+      Self.isPlausibleObject(address) && Self.isPlausibleObject(metadata)
+      ? layout(metadata: metadata, instance: address) : nil
+    guard let layout else { return (ObjectInfo(address: address, typeName: "heap object", kind: .other), 0) }
+    return (ObjectInfo(address: address, typeName: layout.typeName, kind: layout.kind), metadata)
+  }
+
+  /// Reads the word at each of `addresses` (0 where unreadable), in as few system calls as possible.
+  func readWords(_ addresses: UnsafeBufferPointer<UInt>, into words: UnsafeMutableBufferPointer<UInt>) {
+    var first = 0
+    if isRecording {
+      // Words read ahead are served in order, up to the first that was not;
+      // the rest are read in one batch.
+      for address in addresses { record(address, count: 8) }
+      while first < addresses.count, let word = prefetchedWord(at: addresses[first]) {
+        words[first] = word
+        first += 1
       }
+      prefetch.isActive = false
     }
-    return zip(addresses, words).map { address, metadata in
-      let layout =
-        Self.isPlausibleObject(address) && Self.isPlausibleObject(metadata)
-        ? layout(metadata: metadata, instance: address) : nil
-      let info = ObjectInfo(
-        address: address, typeName: layout?.typeName ?? "heap object", kind: layout?.kind ?? .other)
-      return (info, layout == nil ? 0 : metadata)
-    }
+    guard first < addresses.count else { return }
+    rm_readWords(
+      addresses.baseAddress.map { $0 + first }, words.baseAddress.map { $0 + first }, addresses.count - first,
+      safeReads)
   }
 
   /// Checks that the library numbers layout kinds as this package expects.

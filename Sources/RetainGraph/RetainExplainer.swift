@@ -78,6 +78,13 @@ public final class RetainExplainer: Sendable {
     }
   }
 
+  /// Turns speculative reads on or off for every explainer with safe reads
+  /// (on by default): describing an object again reads it and what its last
+  /// describe read next in one system call. For benchmarks and tests.
+  @_spi(Benchmarking) public static func setSpeculativeReads(_ enabled: Bool) {
+    ReflectionEngine.safe?.setSpeculativeReads(enabled)
+  }
+
   /// Whether the Remote Mirror library could be initialised in this process.
   public static var isRemoteMirrorAvailable: Bool { ReflectionEngine.safe != nil }
 

@@ -117,9 +117,30 @@ RMContextRef rm_createContext(bool safeReads);
 /// mapping, 0 on failure). Sizes above 1 MiB are rejected.
 size_t rm_read(uintptr_t address, void *destination, size_t size, bool safeReads);
 
+/// One region to read ahead: `size` bytes at `address`. `bytes` and `copied`
+/// are filled in by `rm_readRegions`.
+typedef struct RMRegion {
+  uintptr_t address;
+  size_t size;
+  const void *bytes;
+  size_t copied;
+} RMRegion;
+
+/// Reads every region with one system call in safe mode, into `arena`:
+/// regions are sorted by address and those less than a page apart are read as
+/// one span (each extra span costs the kernel more than a page of copying).
+/// Sets each region's `bytes` (where its copy starts) and `copied` (bytes
+/// copied: 0 for an implausible region, for one that did not fit in the arena,
+/// and for regions in or after a span that could not be read in full). At most
+/// 64 regions; the rest get 0.
+void rm_readRegions(RMRegion *regions, size_t count, void *arena, size_t arenaSize, bool safeReads);
+
 /// Reads the word at each of `addresses` into `words` (0 where unreadable),
 /// in as few system calls as possible.
 void rm_readWords(const uintptr_t *addresses, uintptr_t *words, size_t count, bool safeReads);
+
+/// How many reads this thread has made with `process_vm_readv` (for tests).
+size_t rm_systemCallCount(void);
 
 /// The usable size of the malloc block that starts at `address`, or 0 when
 /// `address` does not look like the start of a heap block.
