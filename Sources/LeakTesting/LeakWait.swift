@@ -78,10 +78,7 @@ public struct LeakWait: Sendable {
     case .manual(let scheduler):
       var waited = Duration.zero
       while !condition() {
-        guard waited < timeout else { return false }
-        let step = min(interval, timeout - waited)
-        scheduler.advance(by: step)
-        waited += step
+        guard advance(scheduler, waited: &waited) else { return false }
       }
       return true
     case .realTime:
@@ -96,6 +93,16 @@ public struct LeakWait: Sendable {
       }
       return true
     }
+  }
+
+  /// Advances a manual clock by one step; `false` once the timeout is used up.
+  @MainActor
+  private func advance(_ scheduler: ManualScheduler, waited: inout Duration) -> Bool {
+    guard waited < timeout else { return false }
+    let step = min(interval, timeout - waited)
+    scheduler.advance(by: step)
+    waited += step
+    return true
   }
 
   /// Waits until `condition` holds or the timeout is reached, suspending
@@ -113,10 +120,7 @@ public struct LeakWait: Sendable {
     case .manual(let scheduler):
       var waited = Duration.zero
       while !condition() {
-        guard waited < timeout else { return false }
-        let step = min(interval, timeout - waited)
-        scheduler.advance(by: step)
-        waited += step
+        guard advance(scheduler, waited: &waited) else { return false }
         await Task.yield()
       }
       return true
