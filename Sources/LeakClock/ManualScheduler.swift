@@ -27,10 +27,7 @@ public final class ManualScheduler: Scheduler, @unchecked Sendable {
 
   private var current: Duration {
     get { .nanoseconds(nanoseconds.load(ordering: .acquiring)) }
-    set {
-      let (seconds, attoseconds) = newValue.components
-      nanoseconds.store(seconds * 1_000_000_000 + attoseconds / 1_000_000_000, ordering: .releasing)
-    }
+    set { nanoseconds.store(newValue.wholeNanoseconds, ordering: .releasing) }
   }
   private var queue: [ScheduledWork] = []
   private var nextSequence: UInt64 = 0

@@ -1,3 +1,5 @@
+import LeakClock
+
 /// The median duration of `repetitions` runs of `body`.
 func measure(repetitions: Int, _ body: () -> Void) -> Duration {
   let clock = ContinuousClock()
@@ -13,7 +15,7 @@ func median(repetitions: Int, _ body: () -> Duration) -> Duration {
 
 /// Nanoseconds per item, with one decimal: `48.3`.
 func nanosecondsPerItem(_ duration: Duration, _ count: Int) -> String {
-  let nanoseconds = Double(duration.components.seconds) * 1e9 + Double(duration.components.attoseconds) / 1e9
+  let nanoseconds = Double(duration.wholeNanoseconds)
   return "\((nanoseconds / Double(count) * 10).rounded() / 10)"
 }
 
@@ -35,7 +37,7 @@ func printTable(title: String, header: [String], rows: [[String]]) {
 
 /// A duration in the most readable unit: `850 ns`, `4.2 µs`, `12.5 ms`, `1.20 s`.
 func format(_ duration: Duration) -> String {
-  let nanoseconds = Double(duration.components.seconds) * 1e9 + Double(duration.components.attoseconds) / 1e9
+  let nanoseconds = Double(duration.wholeNanoseconds)
   switch nanoseconds {
   case ..<1_000: return "\(Int(nanoseconds.rounded())) ns"
   case ..<1_000_000: return "\(rounded(nanoseconds / 1_000)) µs"

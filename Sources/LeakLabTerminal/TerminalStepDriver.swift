@@ -122,9 +122,3 @@ public final class TerminalStepDriver: StepDriver {
     }
   }
 }
-
-extension Duration {
-  fileprivate var secondsValue: Double {
-    Double(components.seconds) + Double(components.attoseconds) / 1e18
-  }
-}

@@ -73,4 +73,18 @@ import Testing
     for cache in caches { harness.detector.track(cache, maxCount: 1) }
     #expect(harness.label == "No issues detected")
   }
+
+  @Test func theExplainersPathIsInTheDetectionMessageAndTheReport() {
+    let harness = Harness()
+    harness.detector.explainer = { object in "retain cycle: \(type(of: object)) → self (strong)" }
+    let screen = Screen()
+    harness.detector.expectDeallocation(of: screen)
+    harness.advance(1)
+    #expect(
+      harness.log.all.last?.message
+        == "Screen#1 is still alive 1.0 s after it should have deallocated; retained by: retain cycle: Screen → self (strong)"
+    )
+    #expect(harness.detector.report.openLeaks.first?.retainPath == "retain cycle: Screen → self (strong)")
+    withExtendedLifetime(screen) {}
+  }
 }
