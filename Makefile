@@ -36,8 +36,10 @@ format:
 	$(SWIFT) format --in-place --recursive $(LINT_PATHS)
 
 ## bench: release-build benchmarks; prints tables with medians and ratios
+## (one process per section: a section's heap and threads don't slow the next)
 bench: deps
-	$(SWIFT) run -c release LeakLabBenchmarks
+	$(SWIFT) run -c release LeakLabBenchmarks detector
+	$(SWIFT) run -c release LeakLabBenchmarks retaingraph
 
 build: deps
 	$(SWIFT) build $(BUILD_FLAGS)

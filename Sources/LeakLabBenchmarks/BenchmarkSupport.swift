@@ -1,3 +1,4 @@
+import Glibc
 import LeakClock
 
 /// The median duration of `repetitions` runs of `body`.
@@ -11,6 +12,27 @@ func measure(repetitions: Int, _ body: () -> Void) -> Duration {
 func median(repetitions: Int, _ body: () -> Duration) -> Duration {
   let durations = (0..<max(1, repetitions)).map { _ in body() }.sorted()
   return durations[durations.count / 2]
+}
+
+/// Whose CPU time `cpuTime` measures.
+enum CPUClock {
+  /// The calling thread's only.
+  case thread
+  /// Every thread of the process: work handed to other threads counts.
+  case process
+
+  var now: Duration {
+    var now = timespec()
+    clock_gettime(self == .thread ? CLOCK_THREAD_CPUTIME_ID : CLOCK_PROCESS_CPUTIME_ID, &now)
+    return .seconds(now.tv_sec) + .nanoseconds(now.tv_nsec)
+  }
+}
+
+/// The CPU time `clock` counts while `body` runs; waiting idle does not count.
+func cpuTime(_ clock: CPUClock, _ body: () -> Void) -> Duration {
+  let start = clock.now
+  body()
+  return clock.now - start
 }
 
 /// Nanoseconds per item, with one decimal: `48.3`.

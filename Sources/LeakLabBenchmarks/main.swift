@@ -1,7 +1,15 @@
 // `make bench`: every LeakLab benchmark, one section per library.
 // Release build only; medians of repeated runs, measured side by side.
+// `LeakLabBenchmarks detector` or `… retaingraph` runs one section.
+let sections = Set(CommandLine.arguments.dropFirst().map { $0.lowercased() })
+func wanted(_ section: String) -> Bool { sections.isEmpty || sections.contains(section) }
+
 print("LeakLab benchmarks (release build)")
-MainActor.assumeIsolated {
-  DetectorBenchmarks.run()
+if wanted("detector") {
+  MainActor.assumeIsolated {
+    DetectorBenchmarks.run()
+  }
 }
-runRetainGraphBenchmarks()
+if wanted("retaingraph") {
+  runRetainGraphBenchmarks()
+}
