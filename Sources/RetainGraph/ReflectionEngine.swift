@@ -61,6 +61,18 @@ final class ReflectionEngine: Sendable {
     }
   }
 
+  /// Whether the closure context at `address` lays out its captures like
+  /// every other context of its closure (false for a generic closure), or nil
+  /// when `address` is not a closure context.
+  func contextHasFixedLayout(_ address: UInt) -> Bool? {
+    session.withLock { session in
+      guard let metadata = session.word(at: address),
+        session.heapMetadataKind(metadata) == ReflectionSession.closureContextKind
+      else { return nil }
+      return session.capturesHaveFixedLayout(contextMetadata: metadata)
+    }
+  }
+
   /// Turns speculative reads on or off (safe reads only; on by default).
   func setSpeculativeReads(_ enabled: Bool) {
     session.withLock { $0.setSpeculates(enabled) }

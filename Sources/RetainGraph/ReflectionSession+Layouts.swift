@@ -15,7 +15,10 @@ extension ReflectionSession {
   /// is neither cached nor shown to the library, whose own caches are keyed by
   /// address too. And an instance may die and its memory be reused while it is
   /// inspected: layouts computed from an instance are cached only when the
-  /// instance still has `metadata` afterwards.
+  /// instance still has `metadata` afterwards. A generic closure's context
+  /// has one metadata for every binding of its generic parameters, but its
+  /// captures are laid out for the binding the instance stores: such layouts
+  /// are computed for each instance and never cached.
   func layout(metadata: UInt, instance: UInt) -> HeapLayout? {
     if let cached = layouts[metadata] { return cached }
     guard let kind = heapMetadataKind(metadata) else { return nil }
@@ -25,6 +28,9 @@ extension ReflectionSession {
     } else {
       computed = instanceLayout(metadata: metadata, instance: instance)
       guard word(at: instance) == metadata else { return nil }
+      if kind == Self.closureContextKind, !capturesHaveFixedLayout(contextMetadata: metadata) {
+        return computed
+      }
     }
     if layouts.count > 200_000 { layouts.removeAll(keepingCapacity: true) }
     layouts[metadata] = computed
@@ -33,6 +39,25 @@ extension ReflectionSession {
 
   /// The metadata kind of a class (Swift classes without Objective-C interop).
   static let classMetadataKind: UInt = 0
+  /// The metadata kind of a closure context ("heap local variable").
+  static let closureContextKind: UInt = 0x400
+
+  /// Whether every context with this metadata lays its captures out the same
+  /// way: false for a generic closure, whose context carries the metadata of
+  /// its generic arguments ("bindings", or "metadata sources" among its
+  /// captures) and whose capture offsets depend on them.
+  ///
+  /// The context metadata holds, after its kind, the offset to the first
+  /// capture (32 bits) and at +16 a pointer to its capture descriptor, which
+  /// begins with three 32-bit counts: capture types, metadata sources,
+  /// bindings. Unreadable means not fixed.
+  func capturesHaveFixedLayout(contextMetadata metadata: UInt) -> Bool {
+    guard let descriptor = word(at: metadata + 16) else { return false }
+    if descriptor == 0 { return true }  // no captures described: nothing to lay out
+    guard let counts = word(at: descriptor), let bindings = word(at: descriptor + 8) else { return false }
+    let metadataSources = counts >> 32
+    return metadataSources == 0 && bindings & 0xFFFF_FFFF == 0
+  }
 
   /// The kind of the heap metadata at `metadata` (a class, a closure context, a
   /// box), or nil when the memory there does not look like heap metadata.
@@ -47,7 +72,7 @@ extension ReflectionSession {
         return nil
       }
       return kind
-    case 0x400, 0x500, 0x501:  // heap local variable (closure context), generic box, error box
+    case Self.closureContextKind, 0x500, 0x501:  // closure context, generic box, error box
       return kind
     default:
       return nil

@@ -175,3 +175,13 @@ final class PendingWork {
 
 /// A screen that observes notifications (Sendable, as the observer block is `@Sendable`).
 final class SettingsScreen: Sendable {}
+
+// MARK: Generic closures
+
+extension Owner {
+  /// A closure whose context layout depends on `Value`: the capture of `self`
+  /// sits after a `Value`, whose size the context's bindings say.
+  func captureAfter<Value>(_ value: Value) {
+    handler = { _ = (value, self) }
+  }
+}
