@@ -6,7 +6,7 @@ SWIFT ?= swift
 BUILD_FLAGS ?=
 LINT_PATHS := Package.swift Sources Tests Scenarios
 
-.PHONY: run test lint format bench deps build clean
+.PHONY: run test oracle lint format bench deps build clean
 
 ## run: build and start the leaklab terminal app
 run: deps
@@ -26,6 +26,12 @@ test: deps
 	$(SWIFT) test $(BUILD_FLAGS) --skip-build
 	"$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/leaklab" run Scenarios/Scripts/*.leaklab
 	"$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/leaklab" run --terminal $(TERMINAL_SCRIPTS)
+	"$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/leaklab" oracle
+
+## oracle: check every scenario's verdict against valgrind memcheck (debug build)
+oracle: deps
+	$(SWIFT) build $(BUILD_FLAGS) --product leaklab
+	"$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/leaklab" oracle $(ARGS)
 
 ## lint: check formatting with the toolchain's swift-format
 lint:

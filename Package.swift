@@ -9,6 +9,7 @@ let package = Package(
     .library(name: "LeakDetector", targets: ["LeakDetector"]),
     .library(name: "ScreenKit", targets: ["ScreenKit"]),
     .library(name: "RetainGraph", targets: ["RetainGraph"]),
+    .library(name: "MemcheckOracle", targets: ["MemcheckOracle"]),
     .library(name: "LeakTesting", targets: ["LeakTesting"]),
     .library(name: "StepScripts", targets: ["StepScripts"]),
     .library(name: "TextGrid", targets: ["TextGrid"]),
@@ -38,6 +39,11 @@ let package = Package(
       linkerSettings: [.linkedLibrary("swiftRemoteMirror"), .linkedLibrary("dl")]
     ),
     .target(name: "RetainGraph", dependencies: ["CRemoteMirror"]),
+
+    // MARK: A second judge: valgrind memcheck's leak report, read and compared
+    .target(name: "MemcheckOracle"),
+    // What `leaklab oracle` runs under valgrind: Swift code only (see DECISIONS.md).
+    .executableTarget(name: "LeakLabProbe", dependencies: ["Scenarios", "LeakClock", "MemcheckOracle"]),
 
     // MARK: Test helpers (for XCTest and Swift Testing, in any package)
     .target(
@@ -83,7 +89,7 @@ let package = Package(
       name: "leaklab",
       dependencies: [
         "LeakLab", "LeakLabTerminal", "Scenarios", "StepScripts", "TextGrid", "LeakDetector", "LeakClock",
-        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        "MemcheckOracle", "LeakLabProbe", .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
 
@@ -105,6 +111,7 @@ let package = Package(
     .testTarget(name: "LeakDetectorTests", dependencies: ["LeakDetector", "LeakClock"]),
     .testTarget(name: "ScreenKitTests", dependencies: ["ScreenKit", "LeakDetector", "LeakClock"]),
     .testTarget(name: "RetainGraphTests", dependencies: ["RetainGraph"]),
+    .testTarget(name: "MemcheckOracleTests", dependencies: ["MemcheckOracle"]),
     .testTarget(
       name: "LeakTestingTests",
       dependencies: ["LeakTesting", "LeakDetector", "LeakClock", "ScreenKit", "LeakLabTestSupport"]

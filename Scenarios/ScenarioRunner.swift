@@ -29,6 +29,33 @@ public enum ScenarioRunner {
   public static func run(_ scenario: Scenario, mode: ScenarioMode) async -> ScenarioCheckResult {
     let scheduler = ManualScheduler()
     let harness = ScenarioHarness(scheduler: scheduler)
+    var labelAfterGrace = ""
+    let missingSteps = await drive(scenario, mode: mode, on: harness, scheduler: scheduler, until: .end) {
+      labelAfterGrace = harness.detector.summaryLabel
+    }
+    return ScenarioCheckResult(
+      scenario: scenario, mode: mode, detected: verdict(from: harness.detector.report),
+      labelAfterGrace: labelAfterGrace, missingSteps: missingSteps)
+  }
+
+  /// Where a run stops.
+  public enum Moment: String, Sendable, CaseIterable {
+    /// One grace delay after the close, when the detector first judges.
+    case grace
+    /// After the ``observation`` time: temporary leaks have resolved.
+    case end
+  }
+
+  /// Opens `scenario` in `mode` on `harness`, runs its script, closes it, waits
+  /// the grace delay (then calls `afterGrace`) and, for `.end`, the rest of the
+  /// observation time. `scheduler` must be the harness's.
+  ///
+  /// - Returns: the script steps whose button or alert action was not there.
+  @discardableResult
+  public static func drive(
+    _ scenario: Scenario, mode: ScenarioMode, on harness: ScenarioHarness, scheduler: ManualScheduler,
+    until moment: Moment, afterGrace: () -> Void = {}
+  ) async -> [ScenarioStep] {
     harness.open(scenario, mode: mode)
     await settle(scheduler)
     var missingSteps: [ScenarioStep] = []
@@ -38,17 +65,17 @@ public enum ScenarioRunner {
     }
     harness.close()
     await settle(scheduler)
-    scheduler.advance(by: harness.detector.configuration.graceDelay)
-    let labelAfterGrace = harness.detector.summaryLabel
-    var elapsed = harness.detector.configuration.graceDelay
+    let grace = harness.detector.configuration.graceDelay
+    scheduler.advance(by: grace)
+    afterGrace()
+    guard moment == .end else { return missingSteps }
+    var elapsed = grace
     while elapsed < observation {
       scheduler.advance(by: .seconds(1))
       await settle(scheduler)
       elapsed += .seconds(1)
     }
-    return ScenarioCheckResult(
-      scenario: scenario, mode: mode, detected: verdict(from: harness.detector.report),
-      labelAfterGrace: labelAfterGrace, missingSteps: missingSteps)
+    return missingSteps
   }
 
   /// Runs work that is due on the clock and lets main-actor tasks take their turn.

@@ -149,18 +149,7 @@ public final class AppModel {
   ) -> (ScenarioHarness, LeakSubscription) {
     let harness = ScenarioHarness(scheduler: scheduler, configuration: configuration)
     let detector = harness.detector
-    if explainsRetainPaths {
-      let explainer = RetainExplainer(naming: { [weak detector] object in detector?.name(of: object) })
-      explainer.registerRoot(harness.environment.notificationCenter, name: "NotificationCenter")
-      explainer.registerRoot(scheduler, name: "main queue")
-      detector.explainer = { object in
-        let explanation = explainer.explain(object).description
-        // A leak can hang off another one (the screen an alert's handler
-        // captures): leaks found so far become roots for the ones after them.
-        explainer.registerRoot(object)
-        return explanation
-      }
-    }
+    if explainsRetainPaths { harness.explainRetainPaths() }
     let subscription = detector.subscribe { event in inbox.post(event) }
     return (harness, subscription)
   }

@@ -47,21 +47,11 @@ struct CheckCommand: ParsableCommand {
         result.match ? "yes" : "NO (expected \(result.expected))",
       ]
     }
-    let widths = header.indices.map { column in
-      ([header] + rows).map { $0[column].count }.max() ?? 0
-    }
-    func line(_ cells: [String]) -> String {
-      var text = ""
-      for (column, cell) in cells.enumerated() {
-        text += column == cells.count - 1 ? cell : cell.padding(to: widths[column]) + "  "
-      }
-      return text
-    }
     let mismatches = results.filter { !$0.match }.count
     let summary =
       mismatches == 0
       ? "\(results.count) of \(results.count) runs match their declared verdict."
       : "\(mismatches) of \(results.count) runs do not match their declared verdict."
-    return ([line(header)] + rows.map(line) + ["", summary]).joined(separator: "\n")
+    return (tableLines(header: header, rows: rows) + ["", summary]).joined(separator: "\n")
   }
 }

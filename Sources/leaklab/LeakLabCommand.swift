@@ -12,7 +12,9 @@ struct LeakLabCommand: ParsableCommand {
     commandName: "leaklab",
     abstract: "Watch retain cycles happen: classic leak scenarios, a leak detector and retain paths.",
     version: LeakLabVersion.current,
-    subcommands: [App.self, ListCommand.self, CheckCommand.self, Explain.self, Run.self],
+    subcommands: [
+      App.self, ListCommand.self, CheckCommand.self, Explain.self, Run.self, OracleCommand.self,
+    ],
     defaultSubcommand: App.self
   )
 }

@@ -15,10 +15,13 @@ enum LeakLabBinary {
     return directory.appendingPathComponent("leaklab").path
   }()
 
-  /// Runs `leaklab` with `arguments` outside a terminal; returns its status and output.
-  static func run(_ arguments: [String]) throws -> (status: Int32, output: String, error: String) {
+  /// Runs `leaklab` (or `executable`) with `arguments` outside a terminal;
+  /// returns its status and output.
+  static func run(
+    _ arguments: [String], executable: String = path
+  ) throws -> (status: Int32, output: String, error: String) {
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: path)
+    process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
     let output = Pipe()
     let error = Pipe()
