@@ -6,7 +6,7 @@ extension XCTestCase {
   ///
   /// ```swift
   /// final class FeedTests: XCTestCase {
-  ///   @MainActor func testFeedScreenDoesNotLeak() {
+  ///   func testFeedScreenDoesNotLeak() {
   ///     let screen = FeedScreen()
   ///     trackForLeaks(screen)
   ///     screen.refresh()

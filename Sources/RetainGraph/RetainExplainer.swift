@@ -18,7 +18,7 @@ import Synchronization
 /// function runs. It is safe to use from any thread; searches are serialized.
 ///
 /// ```swift
-/// let explainer = RetainExplainer(naming: { object in detector.instanceName(of: object) })
+/// let explainer = RetainExplainer(naming: { object in detector.name(of: object) })
 /// explainer.registerRoot(notificationCenter, name: "NotificationCenter.default")
 /// print(explainer.explain(alertController))
 /// // retain cycle: AlertController#1 → actions[0]: AlertAction → handler: closure in
