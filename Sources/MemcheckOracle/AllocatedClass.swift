@@ -20,6 +20,23 @@ extension LossRecord {
     return QualifiedTypeName(String(demangled[..<initializer.lowerBound]))
   }
 
+  /// The module of the innermost Swift function on the allocation stack that
+  /// belongs to a module (`$s` then the module name's length): the code that
+  /// asked for the memory. Standard library functions (`$ss…`) and thunks are
+  /// passed over, so a `String` grown by `Scenarios` code belongs to `Scenarios`.
+  public var allocatingModule: String? {
+    for frame in frames {
+      var rest =
+        frame.hasPrefix("_$s") ? frame.dropFirst(3) : frame.hasPrefix("$s") ? frame.dropFirst(2) : nil
+      guard let digits = rest?.prefix(while: \.isNumber), !digits.isEmpty, let length = Int(digits) else {
+        continue
+      }
+      rest = rest?.dropFirst(digits.count)
+      if let name = rest?.prefix(length), name.count == length { return String(name) }
+    }
+    return nil
+  }
+
   /// The demangled form of a Swift symbol, or nil when it is not one.
   static func demangle(_ symbol: String) -> String? {
     guard symbol.hasPrefix("$s") || symbol.hasPrefix("_$s"), let demangle = runtimeDemangle else {

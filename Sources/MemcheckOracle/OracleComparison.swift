@@ -53,9 +53,16 @@ public struct MemcheckFindings: Sendable, Equatable {
 
   /// Class name (without module) → reachability; reachable if any instance is.
   public var alive: [String: Reachability]
+  /// Definitely or indirectly lost blocks whose ``LossRecord/allocatingModule``
+  /// is one of `ownModules`: what the checking code itself leaked. Left out: weak
+  /// reference side tables (one belongs to the object it describes, whoever
+  /// formed the reference) and "possibly lost" blocks, which the Swift
+  /// runtime's metadata caches produce (they point into their own blocks).
+  public var ownLostBlocks: Int
 
-  /// The classes of `modules` among `records`.
-  public init(records: [LossRecord], modules: Set<String>) {
+  /// The classes of `modules` among `records`, and the unreachable blocks
+  /// allocated under the code of `ownModules` (a leak detector's, say).
+  public init(records: [LossRecord], modules: Set<String>, ownModules: Set<String> = []) {
     var alive: [String: Reachability] = [:]
     for record in records {
       guard let type = record.allocatedClass, modules.contains(type.module) else { continue }
@@ -63,10 +70,16 @@ public struct MemcheckFindings: Sendable, Equatable {
       if alive[type.name] != .reachable { alive[type.name] = reachability }
     }
     self.alive = alive
+    ownLostBlocks = records.filter { record in
+      (record.kind == .definitelyLost || record.kind == .indirectlyLost)
+        && !record.frames.contains { $0.contains("formWeakReference") }
+        && record.allocatingModule.map(ownModules.contains) == true
+    }.reduce(0) { $0 + $1.blocks }
   }
 
-  public init(alive: [String: Reachability]) {
+  public init(alive: [String: Reachability], ownLostBlocks: Int = 0) {
     self.alive = alive
+    self.ownLostBlocks = ownLostBlocks
   }
 
   /// The names of the classes memcheck found, sorted.
@@ -84,6 +97,7 @@ public struct MemcheckFindings: Sendable, Equatable {
 ///    cycle, or a path from another leaked object) — never "not visible".
 /// 4. Later (the end of the run): types the detector saw resolve are gone,
 ///    types it still reports are still allocated.
+/// 5. The detector itself leaves no unreachable block behind.
 public struct OracleComparison: Sendable {
   /// The rules broken, in words; empty when the two judges agree.
   public var disagreements: [String] = []
@@ -107,6 +121,10 @@ public struct OracleComparison: Sendable {
       if memcheck.alive[leak.typeName] == .unreachable {
         disagreements.append("\(leak.typeName) is unreachable (a cycle), but no retain path was shown")
       }
+    }
+    let findings = [memcheck] + (atEnd.map { [$0.1] } ?? [])
+    if let lost = findings.map(\.ownLostBlocks).max(), lost > 0 {
+      disagreements.append("the detector's own code left \(lost) lost blocks")
     }
     guard let (endClaim, endMemcheck) = atEnd else { return }
     for type in endClaim.openTypes.sorted() where endMemcheck.alive[type] == nil {

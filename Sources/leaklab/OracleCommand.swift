@@ -38,6 +38,8 @@ struct OracleCommand: ParsableCommand {
 
   /// The modules whose objects memcheck's report is searched for.
   static let watchedModules: Set<String> = ["Scenarios", "ScreenKit"]
+  /// The modules of the checking code, which must not leak themselves.
+  static let detectorModules: Set<String> = ["LeakDetector", "LeakClock"]
 
   func run() throws {
     var scenarios: [Scenario] = []
@@ -161,7 +163,10 @@ struct OracleRow: Sendable {
           description: "the probe for \(id) (\(mode.rawValue)) failed with status \(run.status)")
       }
       for index in claim.leaks.indices { claim.leaks[index].path = paths[claim.leaks[index].typeName] }
-      return (claim, MemcheckFindings(records: run.records, modules: OracleCommand.watchedModules))
+      let findings = MemcheckFindings(
+        records: run.records, modules: OracleCommand.watchedModules, ownModules: OracleCommand.detectorModules
+      )
+      return (claim, findings)
     }
     let (claim, findings) = try probe(.grace)
     let end = claim.leaks.isEmpty ? nil : try probe(.end)

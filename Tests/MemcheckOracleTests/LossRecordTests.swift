@@ -54,6 +54,17 @@ let sampleLog = """
     #expect(classes == [nil, "Scenarios.FeedService", nil, "Scenarios.SyncScreen"])
   }
 
+  @Test func theAllocatingModuleIsTheInnermostSwiftModuleOnTheStack() {
+    let modules = LossRecord.parse(log: sampleLog).map(\.allocatingModule)
+    #expect(modules == ["Scenarios", "Scenarios", nil, "Scenarios"])
+    let grownString = LossRecord(
+      kind: .indirectlyLost, bytes: 64, blocks: 1,
+      frames: [
+        "malloc", "$ss22_allocateStringStorage", "$sIegh_ytIeghr_TR", "$s9LeakClock15ManualSchedulerC3run",
+      ])
+    #expect(grownString.allocatingModule == "LeakClock")
+  }
+
   @Test func onlyReachableBlocksAreReachable() {
     #expect(
       LossRecord.Kind.allCases.filter(\.isUnreachable) == [.definitelyLost, .indirectlyLost, .possiblyLost])

@@ -65,3 +65,36 @@ import Testing
     #expect(try JSONDecoder().decode(DetectorClaim.self, from: data) == cycle)
   }
 }
+
+@Suite struct DetectorOwnBlocksTests {
+  func record(_ kind: LossRecord.Kind, _ frames: [String]) -> LossRecord {
+    LossRecord(kind: kind, bytes: 48, blocks: 2, frames: ["malloc", "swift_slowAlloc"] + frames)
+  }
+
+  @Test func lostBlocksAllocatedByTheDetectorAreCountedButNotRuntimeCaches() {
+    let records = [
+      record(.definitelyLost, ["swift_allocObject", "$s12LeakDetectorAAC5sweepyyF"]),
+      record(.stillReachable, ["$s12LeakDetectorAAC5sweepyyF"]),
+      record(.indirectlyLost, ["formWeakReference()", "swift_weakInit", "$s12LeakDetectorAAC5sweepyyF"]),
+      record(.definitelyLost, ["$s9Scenarios11FeedServiceCACycfC"]),
+      record(.possiblyLost, ["swift_getWitnessTable", "$s12LeakDetector12ChunkedQueueV6appendyyxF"]),
+      record(
+        .indirectlyLost,
+        [
+          "swift_allocObject", "$ss22_allocateStringStorage", "$s9Scenarios11ImageLoaderC4load",
+          "$sIegh_ytIeghr_TR",
+          "$s9LeakClock15ManualSchedulerC10runDueWorkyyF",
+        ]),
+    ]
+    let findings = MemcheckFindings(records: records, modules: [], ownModules: ["LeakDetector"])
+    #expect(findings.ownLostBlocks == 2)  // the first record only: the others are not the detector's
+    #expect(MemcheckFindings(records: records, modules: [], ownModules: ["LeakClock"]).ownLostBlocks == 0)
+  }
+
+  @Test func aDetectorThatLeaksDisagreesEvenWhenItsVerdictIsRight() {
+    let claim = DetectorClaim(label: "No issues detected", leaks: [])
+    let comparison = OracleComparison(
+      atGrace: claim, memcheck: MemcheckFindings(alive: [:], ownLostBlocks: 3))
+    #expect(comparison.disagreements == ["the detector's own code left 3 lost blocks"])
+  }
+}
