@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import LeakLab
 
 /// `leaklab`: the terminal app by default; the other commands sit beside it.
@@ -17,4 +18,25 @@ struct LeakLabCommand: ParsableCommand {
     ],
     defaultSubcommand: App.self
   )
+
+  /// Parses and runs like `ParsableCommand.main()`, except that a usage error
+  /// (an unknown argument, a bad value, a missing file) is one line on
+  /// stderr and exit status 2, like every other bad input.
+  static func main() {
+    let command: any ParsableCommand
+    do {
+      command = try parseAsRoot()
+    } catch {
+      guard exitCode(for: error) == .validationFailure else { exit(withError: error) }
+      let firstLine = message(for: error).split(separator: "\n").first.map(String.init) ?? "invalid arguments"
+      FileHandle.standardError.write(Data("leaklab: \(firstLine) (see leaklab --help)\n".utf8))
+      Foundation.exit(2)
+    }
+    do {
+      var command = command
+      try command.run()
+    } catch {
+      exit(withError: error)
+    }
+  }
 }

@@ -51,3 +51,29 @@ import Testing
     #expect(run.output.hasSuffix("2 of 2 runs: LeakLab and memcheck agree.\n"))
   }
 }
+
+/// Usage errors the argument parser finds: one line, status 2, like all bad input.
+@Suite struct UsageErrorTests {
+  @Test(arguments: [
+    (["bogus"], "leaklab: Unexpected argument 'bogus' (see leaklab --help)\n"),
+    (
+      ["explain", "closure-capture", "--mode", "medium"],
+      "leaklab: The value 'medium' is invalid for '--mode <mode>'. Please provide one of 'strong' and 'weak'."
+        + " (see leaklab --help)\n"
+    ),
+    (["run"], "leaklab: Missing expected argument '<files> ...' (see leaklab --help)\n"),
+  ])
+  func aUsageErrorIsOneLineWithStatusTwo(arguments: [String], message: String) throws {
+    let run = try LeakLabBinary.run(arguments)
+    #expect(run.status == 2)
+    #expect(run.error == message)
+    #expect(run.output.isEmpty)
+  }
+
+  @Test func helpAndVersionStillExitZero() throws {
+    #expect(try LeakLabBinary.run(["--version"]).status == 0)
+    let help = try LeakLabBinary.run(["--help"])
+    #expect(help.status == 0)
+    #expect(help.output.contains("SUBCOMMANDS:"))
+  }
+}
