@@ -109,7 +109,8 @@ let package = Package(
     .testTarget(name: "LeakClockTests", dependencies: ["LeakClock"]),
     .testTarget(name: "StepScriptsTests", dependencies: ["StepScripts"]),
     .testTarget(name: "LeakDetectorTests", dependencies: ["LeakDetector", "LeakClock"]),
-    .testTarget(name: "ScreenKitTests", dependencies: ["ScreenKit", "LeakDetector", "LeakClock"]),
+    .testTarget(
+      name: "ScreenKitTests", dependencies: ["ScreenKit", "LeakDetector", "LeakClock", "LeakLabTestSupport"]),
     .testTarget(name: "RetainGraphTests", dependencies: ["RetainGraph"]),
     .testTarget(name: "MemcheckOracleTests", dependencies: ["MemcheckOracle"]),
     .testTarget(
@@ -128,7 +129,7 @@ let package = Package(
     ),
     .testTarget(
       name: "ScenariosTests",
-      dependencies: ["Scenarios", "ScreenKit", "LeakDetector", "LeakClock"]
+      dependencies: ["Scenarios", "ScreenKit", "LeakDetector", "LeakClock", "LeakLabTestSupport"]
     ),
     .testTarget(
       name: "LeakLabTests",

@@ -54,27 +54,23 @@ struct OracleCommand: ParsableCommand {
     }
     if scenarios.isEmpty { scenarios = Catalogue.all }
     let modes = mode.map { [$0] } ?? [.strong, .weak]
-    let runs = scenarios.flatMap { scenario in modes.map { (scenario.id, $0) } }
+    let runs = scenarios.flatMap { scenario in modes.map { (scenario: scenario, mode: $0) } }
     let probe = try Self.probeExecutable()
     let paths = MainRunLoop.run {
-      var paths: [String: [String: DetectorClaim.Leak.Path]] = [:]
-      for (id, mode) in runs { paths["\(id) \(mode)"] = await Self.retainPathKinds(id, mode: mode) }
+      var paths: [[String: DetectorClaim.Leak.Path]] = []
+      for run in runs { paths.append(await Self.retainPathKinds(run.scenario, mode: run.mode)) }
       return paths
     }
 
-    let results = Mutex<[Int: Result<OracleRow, Memcheck.Failure>]>([:])
+    let results = Mutex<[Result<OracleRow, any Error>?]>(Array(repeating: nil, count: runs.count))
     DispatchQueue.concurrentPerform(iterations: runs.count) { index in
-      let (id, mode) = runs[index]
+      let (scenario, mode) = runs[index]
       let row = Result {
-        try OracleRow.judge(
-          id, mode: mode, paths: paths["\(id) \(mode)"] ?? [:], memcheck: memcheck, probe: probe)
+        try OracleRow.judge(scenario.id, mode: mode, paths: paths[index], memcheck: memcheck, probe: probe)
       }
-      .mapError { $0 as? Memcheck.Failure ?? Memcheck.Failure(description: "\($0)") }
       results.withLock { $0[index] = row }
     }
-    let rows = try runs.indices.map { index in
-      try results.withLock { $0[index]! }.get()
-    }
+    let rows = try results.withLock { $0 }.map { try $0!.get() }
     print(Self.report(rows).joined(separator: "\n"))
     if rows.contains(where: { !$0.comparison.agrees }) { throw ExitCode.failure }
   }
@@ -112,8 +108,9 @@ struct OracleCommand: ParsableCommand {
   /// Why each leak of a run is alive, by type: the run made in this process
   /// with the app's retain-path explainer.
   @MainActor
-  static func retainPathKinds(_ id: String, mode: ScenarioMode) async -> [String: DetectorClaim.Leak.Path] {
-    guard let scenario = Catalogue.scenario(id: id) else { return [:] }
+  static func retainPathKinds(_ scenario: Scenario, mode: ScenarioMode) async -> [String: DetectorClaim.Leak
+    .Path]
+  {
     let scheduler = ManualScheduler()
     let harness = ScenarioHarness(scheduler: scheduler)
     let paths = Mutex<[String: DetectorClaim.Leak.Path]>([:])

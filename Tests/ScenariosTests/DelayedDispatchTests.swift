@@ -2,6 +2,8 @@ import LeakClock
 import ScreenKit
 import Testing
 
+import func LeakLabTestSupport.waitForDeallocation
+
 @testable import Scenarios
 
 /// `delayed-dispatch` in the three published styles: a temporary leak that

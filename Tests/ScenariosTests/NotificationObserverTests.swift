@@ -3,6 +3,8 @@ import LeakClock
 import ScreenKit
 import Testing
 
+import func LeakLabTestSupport.waitForDeallocation
+
 @testable import Scenarios
 
 /// `notification-observer` in the three published styles, and the observer's removal.

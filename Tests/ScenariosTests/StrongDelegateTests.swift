@@ -2,6 +2,8 @@ import LeakClock
 import ScreenKit
 import Testing
 
+import func LeakLabTestSupport.waitForDeallocation
+
 @testable import Scenarios
 
 /// `strong-delegate` in the three published styles.

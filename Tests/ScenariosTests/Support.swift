@@ -56,24 +56,7 @@ final class WeakReference {
   init(_ object: AnyObject) { self.object = object }
 }
 
-// MARK: (b) Assert deallocation: wait on the manual clock
-
-/// Moves the manual clock in steps until `isGone()` or `timeout`.
-///
-/// - Returns: `nil` once gone, else a failure message naming the object.
-@MainActor
-func waitForDeallocation(
-  of name: String, on scheduler: ManualScheduler, timeout: Duration, step: Duration = .milliseconds(100),
-  _ isGone: () -> Bool
-) -> String? {
-  var waited = Duration.zero
-  while !isGone() {
-    guard waited < timeout else { return "\(name) was not deallocated within \(timeout.formattedSeconds)" }
-    scheduler.advance(by: step)
-    waited += step
-  }
-  return nil
-}
+// MARK: (b) Assert deallocation: `waitForDeallocation` in LeakLabTestSupport
 
 // MARK: (c) Mirror fixture check
 

@@ -2,6 +2,8 @@ import LeakClock
 import ScreenKit
 import Testing
 
+import func LeakLabTestSupport.waitForDeallocation
+
 @testable import Scenarios
 
 /// `task-loop` in the three published styles, and what cancellation does.

@@ -3,6 +3,8 @@ import LeakDetector
 import ScreenKit
 import Testing
 
+import func LeakLabTestSupport.waitForDeallocation
+
 /// The three published leak-test styles, written out by hand on ScreenKit.
 /// LeakTesting turns each into a reusable helper.
 @MainActor
@@ -55,20 +57,6 @@ import Testing
 
   // MARK: (b) Assert deallocation: present, dismiss, wait on the manual clock
 
-  /// Waits (on the manual clock) until `isGone` or `timeout`; nil on success, else a failure message.
-  func waitForDeallocation(
-    of name: String, in scheduler: ManualScheduler, timeout: Duration, step: Duration = .milliseconds(100),
-    _ isGone: () -> Bool
-  ) -> String? {
-    var waited = Duration.zero
-    while !isGone() {
-      guard waited < timeout else { return "\(name) was not deallocated within \(timeout.formattedSeconds)" }
-      scheduler.advance(by: step)
-      waited += step
-    }
-    return nil
-  }
-
   @Test(arguments: [false, true])
   func assertDeallocationAfterDismiss(strong: Bool) {
     let world = World()
@@ -82,7 +70,7 @@ import Testing
       weakScreen = screen
     }
     home.dismiss()
-    let failure = waitForDeallocation(of: "ModuleScreen", in: world.scheduler, timeout: .seconds(2)) {
+    let failure = waitForDeallocation(of: "ModuleScreen", on: world.scheduler, timeout: .seconds(2)) {
       weakScreen == nil
     }
     if strong {
