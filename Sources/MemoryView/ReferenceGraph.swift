@@ -43,8 +43,28 @@ public final class ReferenceGraph: @unchecked Sendable {
   /// Bytes of memory read.
   public private(set) var bytesScanned = 0
 
+  /// How much Swift the scan assumes.
+  public struct Options: OptionSet, Sendable, Hashable {
+    public var rawValue: Int
+    public init(rawValue: Int) { self.rawValue = rawValue }
+
+    /// A Swift object with weak references to it has a side table (a malloc
+    /// block whose first word points back at the object), and a `weak var`
+    /// points at the side table: the side table's pointer back is not a
+    /// strong reference, so it is left out. Found from each block's second
+    /// word (the reference counts: top two bits set, table address shifted
+    /// right by 3) and confirmed by the table's first word.
+    public static let swiftSideTables = Options(rawValue: 1)
+
+    /// The default: everything above.
+    public static let `default`: Options = [.swiftSideTables]
+  }
+
+  /// Side tables found (objects with weak references to them).
+  public private(set) var sideTableCount = 0
+
   /// Scans every root and every live block of `snapshot` once.
-  public init(snapshot: ProcessSnapshot) {
+  public init(snapshot: ProcessSnapshot, options: Options = .default) {
     self.snapshot = snapshot
     let heap = snapshot.heap
     let scanner = WordScanner(heap: heap, memory: snapshot.memory)
@@ -62,8 +82,7 @@ public final class ReferenceGraph: @unchecked Sendable {
     for word in snapshot.roots.words {
       let root = UInt32(rootKinds.count)
       rootKinds.append(word.kind)
-      if let target = heap.index(containing: word.value) {
-        let atStart = heap.starts[target] == word.value
+      if let (target, atStart) = scanner.resolve(word.value) {
         rootEdges.append((UInt32(target) | (atStart ? 0 : Self.interiorBit), 0, root))
       }
     }
@@ -81,16 +100,39 @@ public final class ReferenceGraph: @unchecked Sendable {
     // Blocks: every pointer as (source, target), then grouped by target.
     let edges = ScratchBuffer<UInt64>()
     var scanned = 0
+    // (side table address, object block) for objects whose counts point at a side table.
+    var sideTableCandidates: [(table: UInt, object: Int)] = []
     scanner.scanBlocks { position in
       guard !heap[position].isAllocatorInternal else { return false }
       scanned += Int(heap.sizes[position])
       return true
+    } secondWord: { position, counts in
+      if options.contains(.swiftSideTables), counts >> 62 == 3 {
+        sideTableCandidates.append(((counts & 0x3FFF_FFFF_FFFF_FFFF) << 3, position))
+      }
     } _: { source, _, target, atStart in
       if source != target {
         edges.append(UInt64(source) << 32 | UInt64(target) | (atStart ? 0 : UInt64(Self.interiorBit)))
       }
     }
     bytesScanned += scanned
+    let sideTables = Self.confirmSideTables(sideTableCandidates, heap: heap, memory: snapshot.memory)
+    sideTableCount = sideTables.count
+    if !sideTables.isEmpty {
+      // Drop each side table's pointer back at its object.
+      let tables = BlockSet(count: heap.count)
+      for pair in sideTables { tables.insert(Int(pair >> 32)) }
+      var kept = 0
+      for position in 0..<edges.count {
+        let edge = edges[position]
+        if tables.contains(Int(edge >> 32)), sideTables.contains(edge & ~UInt64(Self.interiorBit)) {
+          continue
+        }
+        edges[kept] = edge
+        kept += 1
+      }
+      edges.truncate(to: kept)
+    }
     blockReferenceCount = edges.count
     // Forwards: the edges are in source order already.
     forwardOffsets.fill(0, count: heap.count + 1)
@@ -181,6 +223,24 @@ public final class ReferenceGraph: @unchecked Sendable {
       low += 1
     }
     return result
+  }
+
+  /// The (side table block << 32 | object block) pairs whose side table's
+  /// first word points back at the object.
+  private static func confirmSideTables(
+    _ candidates: [(table: UInt, object: Int)], heap: MallocHeap, memory: ProcessMemory
+  ) -> Set<UInt64> {
+    guard !candidates.isEmpty else { return [] }
+    let backPointers = memory.words(at: candidates.map(\.table))
+    var pairs = Set<UInt64>()
+    for (candidate, back) in zip(candidates, backPointers) {
+      guard let back, back == heap.starts[candidate.object],
+        let table = heap.index(containing: candidate.table),
+        heap.starts[table] == candidate.table
+      else { continue }
+      pairs.insert(UInt64(table) << 32 | UInt64(candidate.object))
+    }
+    return pairs
   }
 
   /// Whether block `index` is a root itself.

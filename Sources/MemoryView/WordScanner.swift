@@ -34,7 +34,13 @@ struct WordScanner {
   /// Calls `body(wordAddress, targetBlock)` for each word that points into a
   /// live block, in the contents of every block but `skip`-ped ones, block by
   /// block; `perBlock` starts each block (returning false skips it).
-  func scanBlocks(_ perBlock: (Int) -> Bool, _ body: (Int, UInt, Int, Bool) -> Void) {
+  ///
+  /// `secondWord(block, value)` sees each block's second word (where a Swift
+  /// object keeps its reference counts) when the block is read whole.
+  func scanBlocks(
+    _ perBlock: (Int) -> Bool, secondWord: (Int, UInt) -> Void = { _, _ in },
+    _ body: (Int, UInt, Int, Bool) -> Void
+  ) {
     var position = 0
     let count = heap.count
     while position < count {
@@ -50,6 +56,9 @@ struct WordScanner {
       while next < count, heap.starts[next] + heap.sizes[next] <= windowEnd {
         if perBlock(next) {
           let blockStart = heap.starts[next]
+          if heap.sizes[next] >= 16, let bytes = reader.bytes.baseAddress {
+            secondWord(next, bytes.loadUnaligned(fromByteOffset: Int(blockStart - start) + 8, as: UInt.self))
+          }
           scanWindow(base: blockStart, from: Int(blockStart - start), words: Int(heap.sizes[next] / 8)) {
             body(next, $0, $1, $2)
           }
@@ -72,12 +81,25 @@ struct WordScanner {
   private func scanWindow(base: UInt, from offset: Int = 0, words: Int, _ body: (UInt, Int, Bool) -> Void) {
     guard let bytes = reader.bytes.baseAddress else { return }
     let first = (bytes + offset).assumingMemoryBound(to: UInt.self)
-    let index = heap.index
     for position in 0..<words {
-      let value = first[position]
-      if let target = index.lookUp(value) {
-        body(base + UInt(position * 8), target, heap.starts[target] == value)
-      }
+      if let (target, atStart) = resolve(first[position]) { body(base + UInt(position * 8), target, atStart) }
     }
+  }
+
+  /// The block a word points into, and whether it points at its start.
+  ///
+  /// Swift keeps tag bits in pointers: a `String`'s storage and multi-payload
+  /// enums in the top byte, spare low bits in others. A word whose top byte
+  /// is set is looked up again without it (unless its top two bits are both
+  /// set: a reference count word pointing at a side table, shifted, not a
+  /// pointer); a word within the first 8 bytes of a block counts as its start.
+  @inline(__always)
+  func resolve(_ value: UInt) -> (Int, Bool)? {
+    let index = heap.blockIndex
+    if let target = index.lookUp(value) { return (target, value - heap.starts[target] < 8) }
+    guard value >> 56 != 0, value >> 62 != 3 else { return nil }
+    let stripped = value & 0x00FF_FFFF_FFFF_FFFF
+    guard let target = index.lookUp(stripped) else { return nil }
+    return (target, stripped - heap.starts[target] < 8)
   }
 }
