@@ -101,7 +101,7 @@ let package = Package(
     // MARK: Benchmarks (`make bench`)
     .executableTarget(
       name: "LeakLabBenchmarks",
-      dependencies: ["LeakClock", "LeakDetector", "RetainGraph"]
+      dependencies: ["LeakClock", "LeakDetector", "RetainGraph", "MemoryView"]
     ),
 
     // MARK: Tests

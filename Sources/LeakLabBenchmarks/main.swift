@@ -13,3 +13,6 @@ if wanted("detector") {
 if wanted("retaingraph") {
   runRetainGraphBenchmarks()
 }
+if wanted("memoryview") {
+  runMemoryViewBenchmarks()
+}

@@ -68,6 +68,13 @@ struct MallocWalk<Memory: MemoryReading> {
           "no glibc malloc heap found (another allocator, e.g. a sanitizer's, or nothing allocated)")
     }
     heaps.sort { $0.firstChunk < $1.firstChunk }
+    // At most one chunk per 32 bytes of heap: reserved now (pages are only
+    // touched as they fill), so the tables never move while they grow.
+    let bound = heaps.reduce(0) { $0 + Int(($1.end - $1.firstChunk) / MallocLayout.minimumChunk) + 1 }
+    chunks.reserve(bound)
+    chunkSizes.reserve(bound)
+    chunkFlags.reserve(bound)
+    keyWords.reserve(bound)
     for heap in heaps { walk(heap) }
     findMainArena()
     readFreeLists()
