@@ -43,7 +43,7 @@ let package = Package(
       name: "CRemoteMirror",
       linkerSettings: [.linkedLibrary("swiftRemoteMirror"), .linkedLibrary("dl")]
     ),
-    .target(name: "RetainGraph", dependencies: ["CRemoteMirror"]),
+    .target(name: "RetainGraph", dependencies: ["CRemoteMirror", "MemoryView"]),
 
     // MARK: A second judge: valgrind memcheck's leak report, read and compared
     .target(name: "MemcheckOracle"),

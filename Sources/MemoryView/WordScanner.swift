@@ -13,7 +13,7 @@ import CMemoryView
 /// scanned memory itself.
 struct WordScanner {
   let heap: MallocHeap
-  let reader: WindowedReader<ProcessMemory>
+  let reader: WindowedReader
   private var index: MVBlockIndex
   private let positions: ScratchBuffer<UInt32>
   private let targets: ScratchBuffer<UInt32>
@@ -60,14 +60,16 @@ struct WordScanner {
     }
   }
 
+  /// The first three words of a block (0 past its end).
+  typealias BlockHead = (UInt, UInt, UInt)
+
   /// Appends to `edges` a `source << 32 | target` entry (target with its
   /// interior bit) for each word of every live block that points into
-  /// another block, block by block in address order; `include` decides which
-  /// blocks are scanned, `secondWord(block, value)` sees each block's second
-  /// word (where a Swift object keeps its reference counts).
-  func scanBlocks(
-    into edges: ScratchBuffer<UInt64>, include: (Int) -> Bool, secondWord: (Int, UInt) -> Void = { _, _ in }
-  ) {
+  /// another block, block by block in address order. `extent(block, head)`
+  /// gives the words of the block to scan (nil: none), from its first three
+  /// words (where a Swift object keeps its metadata and reference counts, a
+  /// task slab its bump offset).
+  func scanBlocks(into edges: ScratchBuffer<UInt64>, extent: (Int, BlockHead) -> Range<Int>?) {
     var index = self.index
     var position = 0
     let count = heap.count
@@ -82,14 +84,14 @@ struct WordScanner {
       // Every block that fits in this window.
       var next = position
       while next < count, heap.starts[next] + heap.sizes[next] <= windowEnd {
-        let size = Int(heap.sizes[next])
-        if include(next) {
-          let offset = Int(heap.starts[next] - start)
-          if size >= 16 { secondWord(next, bytes.loadUnaligned(fromByteOffset: offset + 8, as: UInt.self)) }
-          edges.reserve(edges.count + size / 8)
+        let words = Int(heap.sizes[next]) / 8
+        let offset = Int(heap.starts[next] - start)
+        let block = (bytes + offset).assumingMemoryBound(to: UInt.self)
+        let head = (words > 0 ? block[0] : 0, words > 1 ? block[1] : 0, words > 2 ? block[2] : 0)
+        if let range = extent(next, head)?.clamped(to: 0..<words), !range.isEmpty {
+          edges.reserve(edges.count + range.count)
           let written = mv_scanBlockWords(
-            &index, (bytes + offset).assumingMemoryBound(to: UInt.self), size / 8, UInt32(next),
-            edges.base.map { $0 + edges.count })
+            &index, block + range.lowerBound, range.count, UInt32(next), edges.base.map { $0 + edges.count })
           edges.grow(by: written)
         }
         next += 1
@@ -97,9 +99,14 @@ struct WordScanner {
       if next == position {
         // One block larger than a window: scan it in pieces.
         let block = position
-        if include(block) {
-          if let counts = reader.memory.word(at: heap.starts[block] + 8) { secondWord(block, counts) }
-          scan(heap.starts[block]..<heap.starts[block] + heap.sizes[block]) { _, target, atStart in
+        let address = heap.starts[block]
+        let head = (
+          reader.memory.word(at: address) ?? 0, reader.memory.word(at: address + 8) ?? 0,
+          reader.memory.word(at: address + 16) ?? 0
+        )
+        if let range = extent(block, head)?.clamped(to: 0..<Int(heap.sizes[block]) / 8), !range.isEmpty {
+          scan(address + UInt(range.lowerBound * 8)..<address + UInt(range.upperBound * 8)) {
+            _, target, atStart in
             guard target != block else { return }
             edges.append(
               UInt64(block) << 32 | UInt64(UInt32(target) | (atStart ? 0 : ReferenceGraph.interiorBit)))
