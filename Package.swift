@@ -119,7 +119,7 @@ let package = Package(
     .testTarget(
       name: "ScreenKitTests", dependencies: ["ScreenKit", "LeakDetector", "LeakClock", "LeakLabTestSupport"]),
     .testTarget(name: "MemoryViewTests", dependencies: ["MemoryView", "CMemoryViewTestSupport"]),
-    .testTarget(name: "RetainGraphTests", dependencies: ["RetainGraph"]),
+    .testTarget(name: "RetainGraphTests", dependencies: ["RetainGraph", "MemoryView", "CMemoryViewTestSupport"]),
     .testTarget(name: "MemcheckOracleTests", dependencies: ["MemcheckOracle"]),
     .testTarget(
       name: "LeakTestingTests",
