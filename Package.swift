@@ -119,7 +119,8 @@ let package = Package(
     .testTarget(
       name: "ScreenKitTests", dependencies: ["ScreenKit", "LeakDetector", "LeakClock", "LeakLabTestSupport"]),
     .testTarget(name: "MemoryViewTests", dependencies: ["MemoryView", "CMemoryViewTestSupport"]),
-    .testTarget(name: "RetainGraphTests", dependencies: ["RetainGraph", "MemoryView", "CMemoryViewTestSupport"]),
+    .testTarget(
+      name: "RetainGraphTests", dependencies: ["RetainGraph", "MemoryView", "CMemoryViewTestSupport"]),
     .testTarget(name: "MemcheckOracleTests", dependencies: ["MemcheckOracle"]),
     .testTarget(
       name: "LeakTestingTests",
