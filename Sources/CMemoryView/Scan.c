@@ -25,6 +25,8 @@ static inline int64_t mv_find(const MVBlockIndex *index, uintptr_t value) {
   return -1;
 }
 
+int64_t mv_findBlock(const MVBlockIndex *index, uintptr_t address) { return mv_find(index, address); }
+
 int64_t mv_lookUp(const MVBlockIndex *index, uintptr_t value) {
   int64_t found = mv_find(index, value);
   if (found < 0) {

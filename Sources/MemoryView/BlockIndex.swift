@@ -6,14 +6,8 @@ import CMemoryView
 ///
 /// Every table lives in scratch mappings (see ``ScratchBuffer``).
 struct BlockIndex {
-  /// The index for the C scan loops (valid while the tables live and do not grow).
-  var raw: MVBlockIndex {
-    MVBlockIndex(
-      low: low, high: high, regions: UnsafePointer(regions.base), regionCount: regions.count / 5,
-      buckets: UnsafePointer(buckets.base), starts: UnsafePointer(starts.base),
-      sizes: UnsafePointer(sizes.base),
-      shift: UInt32(Self.bucketShift))
-  }
+  /// The index for the C scan loops (valid while the tables live; they do not change after `init`).
+  private(set) var raw = MVBlockIndex()
 
   private let starts: ScratchBuffer<UInt>
   private let sizes: ScratchBuffer<UInt>
@@ -24,16 +18,21 @@ struct BlockIndex {
   private let high: UInt
   static let bucketShift: UInt = 9
 
-  init(starts: ScratchBuffer<UInt>, sizes: ScratchBuffer<UInt>, regions heapRanges: [Range<UInt>]) {
-    self.starts = starts
-    self.sizes = sizes
+  init(starts startTable: ScratchBuffer<UInt>, sizes sizeTable: ScratchBuffer<UInt>, regions heapRanges: [Range<UInt>]) {
+    self.starts = startTable
+    self.sizes = sizeTable
+    startTable.reserve(1)
+    sizeTable.reserve(1)
+    let count = startTable.count
+    let starts = startTable.base!
+    let sizes = sizeTable.base!
     var block = 0
     var low = UInt.max
     var high: UInt = 0
     for range in heapRanges.sorted(by: { $0.lowerBound < $1.lowerBound }) {
-      while block < starts.count, starts[block] < range.lowerBound { block += 1 }
+      while block < count, starts[block] < range.lowerBound { block += 1 }
       let first = block
-      while block < starts.count, starts[block] < range.upperBound { block += 1 }
+      while block < count, starts[block] < range.upperBound { block += 1 }
       guard block > first else { continue }
       // Block contents may end 8 bytes past the heap (the next chunk's prev_size word).
       let start = starts[first]
@@ -42,19 +41,27 @@ struct BlockIndex {
       high = max(high, end)
       let firstBucket = UInt(buckets.count)
       if block - first > 1 {
-        let count = Int((end - start + (1 << Self.bucketShift) - 1) >> Self.bucketShift)
-        buckets.reserve(buckets.count + count)
+        let bucketCount = Int((end - start + (1 << Self.bucketShift) - 1) >> Self.bucketShift)
+        buckets.reserve(buckets.count + bucketCount)
+        let table = buckets.base! + buckets.count
         var cursor = first
-        for bucket in 0..<count {
+        for bucket in 0..<bucketCount {
           let address = start + UInt(bucket) << Self.bucketShift
           while cursor < block - 1, starts[cursor] + sizes[cursor] <= address { cursor += 1 }
-          buckets.append(UInt32(cursor))
+          table[bucket] = UInt32(cursor)
         }
+        buckets.grow(by: bucketCount)
       }
       for value in [start, end, UInt(first), UInt(block), firstBucket] { regions.append(value) }
     }
     self.low = low
     self.high = high
+    regions.reserve(1)
+    buckets.reserve(1)
+    raw = MVBlockIndex(
+      low: low, high: high, regions: UnsafePointer(regions.base), regionCount: regions.count / 5,
+      buckets: UnsafePointer(buckets.base), starts: UnsafePointer(startTable.base), sizes: UnsafePointer(sizeTable.base),
+      shift: UInt32(Self.bucketShift))
   }
 
   /// Bytes of scratch memory the index uses.
@@ -63,29 +70,8 @@ struct BlockIndex {
   /// The block containing `address`, or nil.
   @inline(__always)
   func lookUp(_ address: UInt) -> Int? {
-    guard address >= low, address < high else { return nil }
-    let regionCount = regions.count / 5
-    var lower = 0
-    var upper = regionCount
-    while lower < upper {
-      let middle = (lower + upper) >> 1
-      if regions[middle * 5 + 1] <= address { lower = middle + 1 } else { upper = middle }
-    }
-    guard lower < regionCount else { return nil }
-    let base = lower * 5
-    let start = regions[base]
-    guard address >= start else { return nil }
-    let endBlock = Int(regions[base + 3])
-    var cursor = Int(regions[base + 2])
-    if endBlock - cursor > 1 {
-      cursor = Int(buckets[Int(regions[base + 4]) + Int((address - start) >> Self.bucketShift)])
-    }
-    while cursor < endBlock {
-      let blockStart = starts[cursor]
-      if blockStart > address { return nil }
-      if address < blockStart + sizes[cursor] { return cursor }
-      cursor += 1
-    }
-    return nil
+    var index = raw
+    let found = mv_findBlock(&index, address)
+    return found < 0 ? nil : Int(found)
   }
 }

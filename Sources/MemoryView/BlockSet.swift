@@ -7,25 +7,28 @@ public final class BlockSet: @unchecked Sendable {
   /// How many blocks are in the set.
   public private(set) var count = 0
 
+  private let words64: UnsafeMutablePointer<UInt64>
+
   init(count: Int) {
     capacity = count
-    bits.fill(0, count: (count + 63) / 64)
+    bits.fill(0, count: max(1, (count + 63) / 64))
+    words64 = bits.base!
   }
 
   /// Adds `block`; returns whether it was new.
   @discardableResult
   func insert(_ block: Int) -> Bool {
     let mask: UInt64 = 1 << UInt64(block & 63)
-    let word = bits[block >> 6]
+    let word = words64[block >> 6]
     guard word & mask == 0 else { return false }
-    bits[block >> 6] = word | mask
+    words64[block >> 6] = word | mask
     count += 1
     return true
   }
 
   /// The bitmap's words (for the C loops).
-  var words: UnsafePointer<UInt64>? { UnsafePointer(bits.base) }
+  var words: UnsafePointer<UInt64>? { UnsafePointer(words64) }
 
   /// Whether `block` is in the set.
-  public func contains(_ block: Int) -> Bool { bits[block >> 6] & (1 << UInt64(block & 63)) != 0 }
+  public func contains(_ block: Int) -> Bool { words64[block >> 6] & (1 << UInt64(block & 63)) != 0 }
 }

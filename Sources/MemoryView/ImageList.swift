@@ -5,7 +5,11 @@
 /// The ELF images loaded in a process, found from its mappings.
 public struct ImageList: Sendable {
   /// The images, by base address.
-  public var images: [LoadedImage]
+  public var images: [LoadedImage] {
+    didSet { segments = Self.segmentTable(images) }
+  }
+  /// Every loaded segment, sorted by start, with its image's index: for lookups.
+  private var segments: [(range: Range<UInt>, image: Int)] = []
 
   /// Finds the images of the process whose mappings are `map`, reading their
   /// ELF headers from `memory`.
@@ -25,11 +29,24 @@ public struct ImageList: Sendable {
       images.append(image)
     }
     self.images = images
+    segments = Self.segmentTable(images)
   }
 
-  /// The image that has a segment containing `address`.
+  private static func segmentTable(_ images: [LoadedImage]) -> [(range: Range<UInt>, image: Int)] {
+    images.enumerated().flatMap { index, image in image.segments.map { ($0, index) } }
+      .sorted { $0.range.lowerBound < $1.range.lowerBound }
+  }
+
+  /// The image that has a segment containing `address` (a binary search).
   public func image(containing address: UInt) -> LoadedImage? {
-    images.first { $0.contains(address) }
+    var low = 0
+    var high = segments.count
+    while low < high {
+      let middle = (low + high) / 2
+      if segments[middle].range.upperBound <= address { low = middle + 1 } else { high = middle }
+    }
+    guard low < segments.count, segments[low].range.contains(address) else { return nil }
+    return images[segments[low].image]
   }
 
   /// The first image whose file name is `name` (`libc.so.6`).

@@ -58,8 +58,8 @@ extension MallocWalk {
     report.arenasFound = allArenas.count
     for arena in allArenas.sorted() { readFastbins(of: arena) }
     var keys: [UInt: Int] = [:]
-    for index in 0..<chunks.count where chunkFlags[index] & ChunkFlag.tcacheCandidate != 0 {
-      if chunkFlags[index] & ChunkFlag.inUse != 0 { readTcache(at: index, keys: &keys) }
+    for index in 0..<chunkCount where chunkFlag[index] & ChunkFlag.tcacheCandidate != 0 {
+      if chunkFlag[index] & ChunkFlag.inUse != 0 { readTcache(at: index, keys: &keys) }
     }
     var key = libc.tcacheKey
     if key != nil {
@@ -95,7 +95,7 @@ extension MallocWalk {
   /// Reads the candidate tcache in chunk `index`: every count must match its
   /// list, every list must hold chunks of its bin's size.
   private mutating func readTcache(at index: Int, keys: inout [UInt: Int]) {
-    let chunk = chunks[index]
+    let chunk = chunkAddress[index]
     let bytes = memory.bytes(at: chunk + MallocLayout.headerSize, count: Int(MallocLayout.tcacheStructSize))
     guard bytes.count == Int(MallocLayout.tcacheStructSize) else { return }
     var lists: [(bin: Int, first: UInt, count: Int)] = []
@@ -127,7 +127,7 @@ extension MallocWalk {
       }
     }
     report.tcaches += 1
-    chunkFlags[index] |= ChunkFlag.allocatorInternal
+    chunkFlag[index] |= ChunkFlag.allocatorInternal
     for cached in found { freeChunks.append(cached) }
     report.freeInTcache += found.count
   }
@@ -138,25 +138,28 @@ extension MallocWalk {
     var sorted = freeChunks.buffer
     sorted.sort()
     for position in 0..<freeChunks.count {
-      if let index = chunkIndex(at: freeChunks[position]) { chunkFlags[index] |= ChunkFlag.free }
+      if let index = chunkIndex(at: freeChunks[position]) { chunkFlag[index] |= ChunkFlag.free }
     }
     guard let key, key != 0 else { return }
-    for index in 0..<chunks.count where keyWords[index] == key && chunkFlags[index] & ChunkFlag.free == 0 {
-      guard chunkSizes[index] <= MallocLayout.tcacheLargestChunk, chunkFlags[index] & ChunkFlag.inUse != 0
+    for index in 0..<chunkCount where chunkKeyWord[index] == key && chunkFlag[index] & ChunkFlag.free == 0 {
+      guard chunkSize[index] <= MallocLayout.tcacheLargestChunk, chunkFlag[index] & ChunkFlag.inUse != 0
       else { continue }
-      chunkFlags[index] |= ChunkFlag.free
+      chunkFlag[index] |= ChunkFlag.free
       report.freeByKeyOnly += 1
     }
   }
 
   /// Keeps the chunks that are in use and on no free list, as blocks.
   mutating func keepLiveBlocks() {
-    blockStarts.reserve(chunks.count)
-    blockFirstWords.reserve(chunks.count)
-    blockSizes.reserve(chunks.count)
-    blockFlags.reserve(chunks.count)
-    for index in 0..<chunks.count {
-      let flags = chunkFlags[index]
+    for table in [blockStarts, blockFirstWords, blockSizes] { table.reserve(chunkCount) }
+    blockFlags.reserve(chunkCount)
+    let starts = blockStarts.base!
+    let firstWords = blockFirstWords.base!
+    let sizes = blockSizes.base!
+    let flagsOut = blockFlags.base!
+    var kept = 0
+    for index in 0..<chunkCount {
+      let flags = chunkFlag[index]
       if flags & ChunkFlag.inUse == 0 {
         report.freeInBins += 1
         continue
@@ -164,10 +167,13 @@ extension MallocWalk {
       guard flags & ChunkFlag.free == 0 else { continue }
       let origin = flags & 3
       let overhead = origin == MallocBlock.Origin.mmapped.rawValue ? MallocLayout.headerSize : 8
-      blockStarts.append(chunks[index] + MallocLayout.headerSize)
-      blockFirstWords.append(firstWords[index])
-      blockSizes.append(chunkSizes[index] - overhead)
-      blockFlags.append(origin | (flags & ChunkFlag.allocatorInternal != 0 ? ChunkFlag.internalBlock : 0))
+      starts[kept] = chunkAddress[index] + MallocLayout.headerSize
+      firstWords[kept] = chunkFirstWord[index]
+      sizes[kept] = chunkSize[index] - overhead
+      flagsOut[kept] = origin | (flags & ChunkFlag.allocatorInternal != 0 ? ChunkFlag.internalBlock : 0)
+      kept += 1
     }
+    for table in [blockStarts, blockFirstWords, blockSizes] { table.grow(by: kept) }
+    blockFlags.grow(by: kept)
   }
 }

@@ -53,6 +53,11 @@ public final class MallocHeap: @unchecked Sendable {
   let sizes: ScratchBuffer<UInt>
   let flags: ScratchBuffer<UInt8>
   let firstWords: ScratchBuffer<UInt>
+  /// The tables as plain pointers (fast in debug builds too; the tables never change after `init`).
+  let startPointer: UnsafeMutablePointer<UInt>
+  let sizePointer: UnsafeMutablePointer<UInt>
+  let flagPointer: UnsafeMutablePointer<UInt8>
+  let firstWordPointer: UnsafeMutablePointer<UInt>
   let blockIndex: BlockIndex
   /// What the walk found, and what it could not check.
   public let report: MallocReport
@@ -80,6 +85,12 @@ public final class MallocHeap: @unchecked Sendable {
     sizes = walk.blockSizes
     flags = walk.blockFlags
     firstWords = walk.blockFirstWords
+    for table in [starts, sizes, firstWords] { table.reserve(1) }
+    flags.reserve(1)
+    startPointer = starts.base!
+    sizePointer = sizes.base!
+    flagPointer = flags.base!
+    firstWordPointer = firstWords.base!
     report = walk.report
     heapRanges = walk.heapRanges
     blockIndex = BlockIndex(starts: starts, sizes: sizes, regions: walk.heapRanges)
@@ -90,16 +101,19 @@ public final class MallocHeap: @unchecked Sendable {
 
   /// The block at `position` (blocks are sorted by address).
   public subscript(position: Int) -> MallocBlock {
-    let flag = flags[position]
+    let flag = flagPointer[position]
     return MallocBlock(
-      address: starts[position], size: sizes[position],
+      address: startPointer[position], size: sizePointer[position],
       origin: MallocBlock.Origin(rawValue: flag & 3) ?? .mainArena,
       isAllocatorInternal: flag & ChunkFlag.internalBlock != 0)
   }
 
   /// The first word of block `position` when the heap was walked: a Swift
   /// object's metadata, a C++ object's vtable, a CoreFoundation or Block isa.
-  public func firstWord(of position: Int) -> UInt { firstWords[position] }
+  public func firstWord(of position: Int) -> UInt { firstWordPointer[position] }
+
+  /// Whether block `position` belongs to malloc itself (a thread's tcache).
+  func isInternal(_ position: Int) -> Bool { flagPointer[position] & ChunkFlag.internalBlock != 0 }
 
   /// The position of the live block whose memory contains `address` (a
   /// pointer to its start or into its middle), or nil.
@@ -111,7 +125,7 @@ public final class MallocHeap: @unchecked Sendable {
   /// The total bytes of the live blocks.
   public var liveBytes: UInt {
     var total: UInt = 0
-    for position in 0..<count { total += sizes[position] }
+    for position in 0..<count { total += sizePointer[position] }
     return total
   }
 

@@ -27,6 +27,14 @@ struct MallocWalk {
   let keyWords = ScratchBuffer<UInt>()
   /// Each chunk's first user word (a Swift object's metadata, a C++ object's vtable).
   let firstWords = ScratchBuffer<UInt>()
+  // The tables above as plain pointers once reserved (fast in debug builds
+  // too), and how many chunks they hold.
+  var chunkAddress = UnsafeMutablePointer<UInt>(bitPattern: 8)!
+  var chunkSize = UnsafeMutablePointer<UInt>(bitPattern: 8)!
+  var chunkFlag = UnsafeMutablePointer<UInt8>(bitPattern: 8)!
+  var chunkKeyWord = UnsafeMutablePointer<UInt>(bitPattern: 8)!
+  var chunkFirstWord = UnsafeMutablePointer<UInt>(bitPattern: 8)!
+  var chunkCount = 0
   let freeChunks = ScratchBuffer<UInt>()
 
   // The result.
@@ -42,6 +50,9 @@ struct MallocWalk {
     var top: UInt?
     var origin: MallocBlock.Origin
     var arena: UInt?
+    /// Where the walk stopped: the heap's blocks end before it (a live heap
+    /// may have grown past `end` since the map was read).
+    var walkedEnd: UInt = 0
   }
 
   var heaps: [Heap] = []
@@ -79,7 +90,30 @@ struct MallocWalk {
     chunkFlags.reserve(bound)
     keyWords.reserve(bound)
     firstWords.reserve(bound)
-    for heap in heaps { walk(heap) }
+    chunkAddress = chunks.base!
+    chunkSize = chunkSizes.base!
+    chunkFlag = chunkFlags.base!
+    chunkKeyWord = keyWords.base!
+    chunkFirstWord = firstWords.base!
+    for index in heaps.indices {
+      // A live heap can change under the walk: a walk that met an
+      // inconsistent header is done once more, from fresh reads.
+      let (before, notes) = (chunkCount, report.notes.count)
+      heaps[index].walkedEnd = walk(heaps[index])
+      if report.notes.count > notes {
+        chunkCount = before
+        report.notes.removeLast(report.notes.count - notes)
+        reader.invalidate()
+        heaps[index].walkedEnd = walk(heaps[index])
+      }
+    }
+    // The heaps as walked, for the block index and the roots.
+    heapRanges = heaps.map { heap in
+      let start = heap.origin == .otherArena ? heap.firstChunk & ~(MallocLayout.heapMaximum - 1) : heap.firstChunk
+      return start..<max(heap.end, heap.walkedEnd + MallocLayout.headerSize)
+    }
+    for table in [chunks, chunkSizes, keyWords, firstWords] { table.grow(by: chunkCount - table.count) }
+    chunkFlags.grow(by: chunkCount - chunkFlags.count)
     findMainArena()
     readFreeLists()
     keepLiveBlocks()
@@ -88,6 +122,7 @@ struct MallocWalk {
   // MARK: Finding the heaps
 
   private mutating func findHeaps() {
+    let scratch = ScratchMappings.ranges
     if let mainArena = libc.mainArena { self.mainArena = mainArena }
     for region in map.regions where region.isReadable && region.isWritable {
       if region.path == "[heap]" {
@@ -96,9 +131,16 @@ struct MallocWalk {
           Heap(firstChunk: region.start, end: region.end, top: top, origin: .mainArena, arena: mainArena))
         heapRanges.append(region.range)
         report.mainHeaps += 1
-      } else if region.isAnonymous, !ScratchMappings.overlaps(region.range) {
-        findArenaHeaps(in: region)
-        findMappedChunks(in: region)
+      } else if region.isAnonymous {
+        // The kernel merges neighbouring anonymous mappings in the map: a
+        // heap may share a line with the scan's own scratch memory, so look
+        // in every piece that is not scratch.
+        for piece in RootSet.subtract(scratch, from: region.range) {
+          var part = region
+          part.range = piece
+          findArenaHeaps(in: part)
+          findMappedChunks(in: part)
+        }
       }
     }
   }
@@ -155,7 +197,8 @@ struct MallocWalk {
 
   // MARK: Walking chunks
 
-  private mutating func walk(_ heap: Heap) {
+  /// Walks one heap's chunks; returns the address where the walk stopped.
+  private mutating func walk(_ heap: Heap) -> UInt {
     let origin = heap.origin.rawValue
     if heap.origin == .mmapped {
       // Read again: it may have been unmapped since it was found.
@@ -163,13 +206,12 @@ struct MallocWalk {
         header & MallocLayout.flagBits == MallocLayout.isMapped,
         header & ~MallocLayout.flagBits == heap.end - heap.firstChunk
       else {
-        report.notes.append("the mmapped chunk at \(hex(heap.firstChunk)) changed while it was read")
-        return
+        return heap.firstChunk  // freed (unmapped) since it was found: not a block
       }
       append(
         chunk: heap.firstChunk, size: header & ~MallocLayout.flagBits, flags: origin | ChunkFlag.inUse,
         keyWord: 0, firstWord: reader.word(at: heap.firstChunk + 16, limit: heap.end) ?? 0)
-      return
+      return heap.end
     }
     // The top chunk moves with every allocation from it: read it now, and
     // also take a chunk that ends at (or, in a heap that grew since the map
@@ -188,22 +230,22 @@ struct MallocWalk {
     while chunk + MallocLayout.headerSize <= end {
       guard let header = reader.word(at: chunk + 8, limit: end) else {
         report.notes.append("unreadable chunk header at \(hex(chunk))")
-        return
+        return chunk
       }
       let size = header & ~MallocLayout.flagBits
-      if let previous, header & MallocLayout.previousInUse != 0 { chunkFlags[previous] |= ChunkFlag.inUse }
+      if let previous, header & MallocLayout.previousInUse != 0 { chunkFlag[previous] |= ChunkFlag.inUse }
       if topIsHere
         ? chunk == top : (chunk + size == end || (size > end - chunk && size % MallocLayout.alignment == 0))
       {
         if heap.origin == .mainArena { mainTop = chunk }
-        return
+        return chunk
       }
       // A fencepost: the end of an arena's older heap.
-      if size == MallocLayout.headerSize, heap.origin == .otherArena { return }
+      if size == MallocLayout.headerSize, heap.origin == .otherArena { return chunk }
       guard size >= MallocLayout.minimumChunk, size % MallocLayout.alignment == 0, size <= end - chunk else {
         report.notes.append(
           "inconsistent chunk header at \(hex(chunk)) (size \(size)) in a heap ending at \(hex(heap.end))")
-        return
+        return chunk
       }
       var flags = origin
       var keyWord: UInt = 0
@@ -216,26 +258,48 @@ struct MallocWalk {
       chunk += size
     }
     report.notes.append("the heap ending at \(hex(heap.end)) has no top chunk where expected")
+    return chunk
   }
 
   @discardableResult
-  private func append(chunk: UInt, size: UInt, flags: UInt8, keyWord: UInt, firstWord: UInt) -> Int {
-    firstWords.append(firstWord)
-    chunks.append(chunk)
-    chunkSizes.append(size)
-    chunkFlags.append(flags)
-    keyWords.append(keyWord)
-    return chunks.count - 1
+  private mutating func append(chunk: UInt, size: UInt, flags: UInt8, keyWord: UInt, firstWord: UInt) -> Int {
+    // A live heap can grow past the bound reserved from the map.
+    if chunkCount == chunks.capacity { growTables() }
+    let index = chunkCount
+    chunkAddress[index] = chunk
+    chunkSize[index] = size
+    chunkFlag[index] = flags
+    chunkKeyWord[index] = keyWord
+    chunkFirstWord[index] = firstWord
+    chunkCount += 1
+    return index
+  }
+
+  /// Grows the chunk tables (which hold `chunkCount` entries written by
+  /// pointer) and refreshes the pointers.
+  private mutating func growTables() {
+    let minimum = max(chunkCount * 2, 4096)
+    for table in [chunks, chunkSizes, keyWords, firstWords] {
+      table.grow(by: chunkCount - table.count)
+      table.reserve(minimum)
+    }
+    chunkFlags.grow(by: chunkCount - chunkFlags.count)
+    chunkFlags.reserve(minimum)
+    chunkAddress = chunks.base!
+    chunkSize = chunkSizes.base!
+    chunkFlag = chunkFlags.base!
+    chunkKeyWord = keyWords.base!
+    chunkFirstWord = firstWords.base!
   }
 
   /// The position of the chunk that starts at `address`, by binary search.
   func chunkIndex(at address: UInt) -> Int? {
     var low = 0
-    var high = chunks.count
+    var high = chunkCount
     while low < high {
       let middle = (low + high) / 2
-      if chunks[middle] < address { low = middle + 1 } else { high = middle }
+      if chunkAddress[middle] < address { low = middle + 1 } else { high = middle }
     }
-    return low < chunks.count && chunks[low] == address ? low : nil
+    return low < chunkCount && chunkAddress[low] == address ? low : nil
   }
 }

@@ -35,6 +35,15 @@ public final class ReferenceGraph: @unchecked Sendable {
   private let rootTargets = ScratchBuffer<UInt32>()
   private let rootAddresses = ScratchBuffer<UInt>()
   private let rootIndices = ScratchBuffer<UInt32>()
+  // The tables as plain pointers once built (fast in debug builds too).
+  private var offsetPointer = UnsafeMutablePointer<UInt32>(bitPattern: 8)!
+  private var sourcePointer = UnsafeMutablePointer<UInt32>(bitPattern: 8)!
+  private var forwardOffsetPointer = UnsafeMutablePointer<UInt32>(bitPattern: 8)!
+  private var targetPointer = UnsafeMutablePointer<UInt32>(bitPattern: 8)!
+  private var rootTargetPointer = UnsafeMutablePointer<UInt32>(bitPattern: 8)!
+  private var rootAddressPointer = UnsafeMutablePointer<UInt>(bitPattern: 8)!
+  private var rootIndexPointer = UnsafeMutablePointer<UInt32>(bitPattern: 8)!
+  private var rootTargetCount = 0
   /// The root kinds, indexed by `rootIndices` (ranges, then words, then blocks).
   private var rootKinds: [RootKind] = []
   /// Blocks that are roots themselves, with their kind's index.
@@ -117,8 +126,8 @@ public final class ReferenceGraph: @unchecked Sendable {
     var sideTableCandidates: [(table: UInt, object: Int)] = []
     slabMetadata = options.contains(.swiftTaskSlabs) ? snapshot.taskSlabMetadata : nil
     scanner.scanBlocks(into: edges) { position, head in
-      guard !heap[position].isAllocatorInternal else { return nil }
-      let words = Int(heap.sizes[position]) / 8
+      guard !heap.isInternal(position) else { return nil }
+      let words = Int(heap.sizePointer[position]) / 8
       if options.contains(.swiftSideTables), head.1 >> 62 == 3 {
         sideTableCandidates.append(((head.1 & 0x3FFF_FFFF_FFFF_FFFF) << 3, position))
       }
@@ -154,6 +163,16 @@ public final class ReferenceGraph: @unchecked Sendable {
     mv_buildIndexes(
       edges.base, edges.count, heap.count, offsets.base, sources.base, forwardOffsets.base, targets.base,
       cursor.base)
+    for table in [offsets, sources, forwardOffsets, targets, rootTargets, rootIndices] { table.reserve(1) }
+    rootAddresses.reserve(1)
+    offsetPointer = offsets.base!
+    sourcePointer = sources.base!
+    forwardOffsetPointer = forwardOffsets.base!
+    targetPointer = targets.base!
+    rootTargetPointer = rootTargets.base!
+    rootAddressPointer = rootAddresses.base!
+    rootIndexPointer = rootIndices.base!
+    rootTargetCount = rootTargets.count
     let caller = RootKind.callerStack(thread: snapshot.threads.threads.first { $0.isCallingThread }?.id ?? 0)
     for block in callerTaskBlocks(slabMetadata: slabMetadata) where rootBlocks[block] == nil {
       rootBlocks[block] = rootKinds.count
@@ -200,8 +219,8 @@ public final class ReferenceGraph: @unchecked Sendable {
   /// `startsOnly`, only those that point at its start.
   public func referringBlocks(of index: Int, startsOnly: Bool = false) -> [Int] {
     var result: [Int] = []
-    for position in Int(offsets[index])..<Int(offsets[index + 1]) {
-      let entry = sources[position]
+    for position in Int(offsetPointer[index])..<Int(offsetPointer[index + 1]) {
+      let entry = sourcePointer[position]
       if startsOnly && entry & Self.interiorBit != 0 { continue }
       let source = Int(entry & ~Self.interiorBit)
       if result.last != source { result.append(source) }
@@ -213,8 +232,8 @@ public final class ReferenceGraph: @unchecked Sendable {
   public func referencedBlocks(from index: Int) -> [Int] {
     var result: [Int] = []
     var seen = Set<Int>()
-    for position in Int(forwardOffsets[index])..<Int(forwardOffsets[index + 1]) {
-      let target = Int(targets[position] & ~Self.interiorBit)
+    for position in Int(forwardOffsetPointer[index])..<Int(forwardOffsetPointer[index + 1]) {
+      let target = Int(targetPointer[position] & ~Self.interiorBit)
       if seen.insert(target).inserted { result.append(target) }
     }
     return result
@@ -228,12 +247,12 @@ public final class ReferenceGraph: @unchecked Sendable {
     func push(_ block: Int) {
       if marked.insert(block) { stack.append(UInt32(block)) }
     }
-    for position in 0..<rootTargets.count { push(Int(rootTargets[position] & ~Self.interiorBit)) }
+    for position in 0..<rootTargetCount { push(Int(rootTargetPointer[position] & ~Self.interiorBit)) }
     for block in rootBlocks.keys { push(block) }
     while stack.count > 0 {
       let block = Int(stack.removeLast())
-      for position in Int(forwardOffsets[block])..<Int(forwardOffsets[block + 1]) {
-        push(Int(targets[position] & ~Self.interiorBit))
+      for position in Int(forwardOffsetPointer[block])..<Int(forwardOffsetPointer[block + 1]) {
+        push(Int(targetPointer[position] & ~Self.interiorBit))
       }
     }
     return marked
@@ -245,14 +264,14 @@ public final class ReferenceGraph: @unchecked Sendable {
     var result: [RootReference] = []
     if let root = rootBlocks[index] { result.append(RootReference(kind: rootKinds[root], wordAddress: 0)) }
     var low = 0
-    var high = rootTargets.count
+    var high = rootTargetCount
     while low < high {
       let middle = (low + high) / 2
-      if Int(rootTargets[middle] & ~Self.interiorBit) < index { low = middle + 1 } else { high = middle }
+      if Int(rootTargetPointer[middle] & ~Self.interiorBit) < index { low = middle + 1 } else { high = middle }
     }
-    while low < rootTargets.count, Int(rootTargets[low] & ~Self.interiorBit) == index {
-      if !startsOnly || rootTargets[low] & Self.interiorBit == 0 {
-        result.append(RootReference(kind: rootKinds[Int(rootIndices[low])], wordAddress: rootAddresses[low]))
+    while low < rootTargetCount, Int(rootTargetPointer[low] & ~Self.interiorBit) == index {
+      if !startsOnly || rootTargetPointer[low] & Self.interiorBit == 0 {
+        result.append(RootReference(kind: rootKinds[Int(rootIndexPointer[low])], wordAddress: rootAddressPointer[low]))
       }
       low += 1
     }
@@ -268,9 +287,9 @@ public final class ReferenceGraph: @unchecked Sendable {
     let backPointers = memory.words(at: candidates.map(\.table))
     var pairs = Set<UInt64>()
     for (candidate, back) in zip(candidates, backPointers) {
-      guard let back, back == heap.starts[candidate.object],
+      guard let back, back == heap.startPointer[candidate.object],
         let table = heap.index(containing: candidate.table),
-        heap.starts[table] == candidate.table
+        heap.startPointer[table] == candidate.table
       else { continue }
       pairs.insert(UInt64(table) << 32 | UInt64(candidate.object))
     }

@@ -31,8 +31,9 @@ extension ReferenceGraph {
   /// shortest path wins. A root adds its kind's ``RootKind/penalty`` (a
   /// named global nothing, a thread's stack or thread-local storage a
   /// little: stale words there are the usual false roots); on a tie the
-  /// better ``RootKind/rank`` wins. A path to the caller's own stack
-  /// (``RootKind/callerStack(thread:)``) is kept only as a last answer. A
+  /// better ``RootKind/rank`` wins. A path to a root the caller does not
+  /// accept (by default only the caller's own stack,
+  /// ``RootKind/callerStack(thread:)``) is kept only as a last answer. A
   /// block that is a root itself ends a path.
   ///
   /// Pointers to block starts are followed first; pointers into the middle
@@ -42,16 +43,20 @@ extension ReferenceGraph {
   /// - Parameters:
   ///   - maxNodes: the most blocks to visit.
   ///   - deadline: when to stop, as `ContinuousClock` time.
+  ///   - accepts: which kinds of root answer the question; a path to
+  ///     another kind is kept only as a last answer (by default every kind
+  ///     but the caller's own stack).
   public func pathToRoot(
     from target: Int, maxNodes: Int = 2_000_000, deadline: ContinuousClock.Instant? = nil,
+    accepts: (RootKind) -> Bool = { if case .callerStack = $0 { false } else { true } },
     cost: (_ source: Int, _ target: Int) -> Int? = { _, _ in 1 }
   ) -> RootSearchOutcome {
     let precise = pathToRoot(
-      from: target, startsOnly: true, maxNodes: maxNodes, deadline: deadline, cost: cost)
-    if let path = precise.path, path.root.kind.rank != RootKind.callerStack(thread: 0).rank { return precise }
+      from: target, startsOnly: true, maxNodes: maxNodes, deadline: deadline, accepts: accepts, cost: cost)
+    if let path = precise.path, accepts(path.root.kind) { return precise }
     if precise.isTruncated { return precise }
     var loose = pathToRoot(
-      from: target, startsOnly: false, maxNodes: maxNodes, deadline: deadline, cost: cost)
+      from: target, startsOnly: false, maxNodes: maxNodes, deadline: deadline, accepts: accepts, cost: cost)
     loose.visited += precise.visited
     if loose.path == nil { loose.path = precise.path }
     return loose
@@ -59,17 +64,19 @@ extension ReferenceGraph {
 
   private func pathToRoot(
     from target: Int, startsOnly: Bool, maxNodes: Int, deadline: ContinuousClock.Instant?,
-    cost: (_ source: Int, _ target: Int) -> Int?
+    accepts: (RootKind) -> Bool, cost: (_ source: Int, _ target: Int) -> Int?
   ) -> RootSearchOutcome {
     let count = snapshot.heap.count
     guard target >= 0, target < count else {
       return RootSearchOutcome(path: nil, visited: 0, isTruncated: false)
     }
     // Per block: the next block towards the target (-1: not reached), and the cost to the target.
-    let next = ScratchBuffer<Int32>()
-    next.fill(-1, count: count)
-    let distance = ScratchBuffer<Int32>()
-    distance.fill(Int32.max, count: count)
+    let nextTable = ScratchBuffer<Int32>()
+    nextTable.fill(-1, count: count)
+    let distanceTable = ScratchBuffer<Int32>()
+    distanceTable.fill(Int32.max, count: count)
+    let next = nextTable.base!
+    let distance = distanceTable.base!
     next[target] = Int32(target)
     distance[target] = 0
     // A queue of buckets by cost (costs are small integers).
@@ -101,8 +108,8 @@ extension ReferenceGraph {
         return RootSearchOutcome(path: best?.path ?? fallback, visited: visited, isTruncated: true)
       }
       for root in roots(of: block, startsOnly: startsOnly) {
-        if case .callerStack = root.kind {
-          if fallback == nil { fallback = path(from: block, root: root) }
+        guard accepts(root.kind) else {
+          if fallback == nil || root.kind.rank < fallback!.root.kind.rank { fallback = path(from: block, root: root) }
           continue
         }
         let total = current + root.kind.penalty

@@ -44,7 +44,7 @@ public enum RootKind: Sendable, Hashable, CustomStringConvertible {
 
   /// What a path from this kind of root costs on top of its length, when
   /// paths are compared: nothing for a global or a registered root; two
-  /// steps for a register, three for a stack or thread-local storage, four
+  /// steps for a register, four for a stack or thread-local storage, five
   /// for an anonymous mapping, eight for a running thread's whole stack:
   /// where stale words are likelier (a thread's dead slots, an allocator's
   /// per-thread caches of freed objects).
@@ -52,8 +52,8 @@ public enum RootKind: Sendable, Hashable, CustomStringConvertible {
     switch self {
     case .registered, .global: 0
     case .register: 2
-    case .threadLocal, .stack: 3
-    case .mapping: 4
+    case .threadLocal, .stack: 4
+    case .mapping: 5
     case .unboundedStack: 8
     case .callerStack: 1_000
     }

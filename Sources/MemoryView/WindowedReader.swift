@@ -34,6 +34,9 @@ final class WindowedReader {
     return window.loadUnaligned(fromByteOffset: Int(address - base), as: UInt.self)
   }
 
+  /// Forgets the window: the next read copies afresh.
+  func invalidate() { count = 0 }
+
   /// The copied bytes of the current window.
   var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: window, count: count) }
 }

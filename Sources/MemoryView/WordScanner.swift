@@ -73,8 +73,10 @@ struct WordScanner {
     var index = self.index
     var position = 0
     let count = heap.count
+    let starts = heap.startPointer
+    let sizes = heap.sizePointer
     while position < count {
-      let start = heap.starts[position]
+      let start = starts[position]
       let window = reader.load(start, limit: start + UInt(Self.windowSize))
       guard window >= 8, let bytes = reader.bytes.baseAddress else {
         position += 1
@@ -83,9 +85,9 @@ struct WordScanner {
       let windowEnd = start + UInt(window)
       // Every block that fits in this window.
       var next = position
-      while next < count, heap.starts[next] + heap.sizes[next] <= windowEnd {
-        let words = Int(heap.sizes[next]) / 8
-        let offset = Int(heap.starts[next] - start)
+      while next < count, starts[next] + sizes[next] <= windowEnd {
+        let words = Int(sizes[next]) / 8
+        let offset = Int(starts[next] - start)
         let block = (bytes + offset).assumingMemoryBound(to: UInt.self)
         let head = (words > 0 ? block[0] : 0, words > 1 ? block[1] : 0, words > 2 ? block[2] : 0)
         if let range = extent(next, head)?.clamped(to: 0..<words), !range.isEmpty {
@@ -99,12 +101,12 @@ struct WordScanner {
       if next == position {
         // One block larger than a window: scan it in pieces.
         let block = position
-        let address = heap.starts[block]
+        let address = starts[block]
         let head = (
           reader.memory.word(at: address) ?? 0, reader.memory.word(at: address + 8) ?? 0,
           reader.memory.word(at: address + 16) ?? 0
         )
-        if let range = extent(block, head)?.clamped(to: 0..<Int(heap.sizes[block]) / 8), !range.isEmpty {
+        if let range = extent(block, head)?.clamped(to: 0..<Int(sizes[block]) / 8), !range.isEmpty {
           scan(address + UInt(range.lowerBound * 8)..<address + UInt(range.upperBound * 8)) {
             _, target, atStart in
             guard target != block else { return }

@@ -3,8 +3,9 @@ import MemoryView
 extension MemoryRootSearch {
   /// Names a path of blocks: Swift objects by type with their fields,
   /// captures and strengths; other blocks as `malloc block, 96 B`; the root
-  /// by the global's symbol and image, or the thread.
-  func describe(_ path: HeapPath) -> (RetainPath, metadata: [UInt: UInt]) {
+  /// by the global's symbol and image, or the thread. Nil when a step is no
+  /// longer in memory (the process changed since the scan).
+  func describe(_ path: HeapPath) -> (RetainPath, metadata: [UInt: UInt])? {
     let heap = snapshot.heap
     var metadata: [UInt: UInt] = [:]
     var steps: [Reference] = []
@@ -46,11 +47,15 @@ extension MemoryRootSearch {
         continue
       }
       let target = blocks[position + 1]
-      steps.append(
-        Reference(
-          label: wordLabel(in: source, pointingInto: target), strength: .strong, isConservative: true,
-          target: info(target)))
+      guard let label = wordLabel(in: source, pointingInto: target) else { return nil }
+      steps.append(Reference(label: label, strength: .strong, isConservative: true, target: info(target)))
       position += 1
+    }
+    // The root word must still point at the first block.
+    if path.root.wordAddress != 0 {
+      guard let word = snapshot.memory.word(at: path.root.wordAddress),
+        snapshot.heap[blocks[0]].range.contains(word & 0x00FF_FFFF_FFFF_FFFF)
+      else { return nil }
     }
     return (RetainPath(start: start, steps: steps), metadata)
   }
@@ -69,8 +74,9 @@ extension MemoryRootSearch {
     return nil
   }
 
-  /// `word 3`: the first word of block `source` that points into block `target`.
-  private func wordLabel(in source: Int, pointingInto target: Int) -> String {
+  /// `word 3`: the first word of block `source` that points into block
+  /// `target`, or nil when none does any more.
+  private func wordLabel(in source: Int, pointingInto target: Int) -> String? {
     let block = snapshot.heap[source]
     let range = snapshot.heap[target].range
     let bytes = snapshot.memory.bytes(at: block.address, count: Int(min(block.size, 1 << 20)))
@@ -79,6 +85,6 @@ extension MemoryRootSearch {
         range.contains(raw.load(fromByteOffset: $0 * 8, as: UInt.self) & 0x00FF_FFFF_FFFF_FFFF)
       }
     }
-    return word.map { "word \($0)" } ?? "word ?"
+    return word.map { "word \($0)" }
   }
 }

@@ -4,14 +4,19 @@ import MemoryView
 enum MemoryRootResult {
   /// A path from a true root, not yet named; `metadata` holds the class
   /// instances on it (address → metadata) for naming.
-  case path(RetainPath, metadata: [UInt: UInt], isTruncated: Bool, visited: Int)
+  case path(RetainPath, root: RootKind, metadata: [UInt: UInt], isTruncated: Bool, visited: Int)
   /// Nothing holds the object but the caller's own variables (its stack, or
-  /// the frames of the Swift task that asked).
-  case callerOnly(visited: Int)
+  /// the frames of the Swift task that asked), or words the search does not
+  /// believe: in memory a runtime mapped for itself, or in a running
+  /// thread's dead frames (the root kind says which).
+  case callerOnly(RootKind, visited: Int)
   /// No word in memory points at the object, or none that holds it.
   case nothing(visited: Int, isTruncated: Bool)
   /// The memory could not be searched (the reason).
   case unavailable(String)
+  /// The memory changed under the search (the path found was no longer
+  /// there when it was named): worth another try.
+  case changed
 }
 
 /// Searches this process's memory backwards from an object to a true root,
@@ -47,7 +52,17 @@ final class MemoryRootSearch {
     // The C memory a few steps from the engine and session that belongs to
     // the Remote Mirror library (its C++ objects, or plain buffers).
     let library = snapshot.images.images.first { $0.name.hasPrefix("libswiftRemoteMirror") }
-    var pending = own.compactMap { snapshot.heap.index(containing: $0) }.map { (block: $0, depth: 0) }
+    // Every engine and session of the explainer (safe and direct reads),
+    // found by their classes' metadata, besides the ones named.
+    let ownClasses: Set<UInt> = [
+      UInt(bitPattern: unsafeBitCast(ReflectionEngine.self as AnyClass, to: UnsafeRawPointer.self)),
+      UInt(bitPattern: unsafeBitCast(ReflectionSession.self as AnyClass, to: UnsafeRawPointer.self)),
+    ]
+    var starts = own.compactMap { snapshot.heap.index(containing: $0) }
+    for block in 0..<snapshot.heap.count where ownClasses.contains(snapshot.heap.firstWord(of: block)) {
+      starts.append(block)
+    }
+    var pending = starts.map { (block: $0, depth: 0) }
     while let (block, depth) = pending.popLast() {
       guard excluded.insert(block).inserted, depth < 4 else { continue }
       for next in graph.referencedBlocks(from: block) where kind(of: next) == nil && !excluded.contains(next)
@@ -123,7 +138,13 @@ final class MemoryRootSearch {
     let address = snapshot.heap[target].address
     if strongTargets(of: source).contains(address) { return true }
     guard targetKind == .collectionStorage else { return false }
-    return session.collectionStorages(of: snapshot.heap[source].address)?.contains(address) ?? true
+    // A storage is held through a collection field; when the source's
+    // fields cannot tell (an enum or existential payload), an object may
+    // hold it, another storage (whose empty buckets hold stale words) not.
+    guard let storages = session.collectionStorages(of: snapshot.heap[source].address) else {
+      return kind(of: source) != .collectionStorage
+    }
+    return storages.contains(address)
   }
 
   /// Whether Swift object `index` is a CoreFoundation object behind a Swift
@@ -133,7 +154,14 @@ final class MemoryRootSearch {
     guard let layout = session.layout(ofObjectAt: snapshot.heap[index].address), layout.kind == .object else {
       return false
     }
-    return snapshot.heap[index].size > UInt(layout.size) + 16
+    return Self.isCoreFoundationBridge(layout.typeName) && snapshot.heap[index].size > UInt(layout.size) + 16
+  }
+
+  /// Foundation's Swift classes behind CoreFoundation objects on Linux
+  /// (`__NSCFType`, `_NSCFArray`, `_NSCFDictionary`, …), whose memory past
+  /// the Swift fields is CoreFoundation's.
+  static func isCoreFoundationBridge(_ typeName: String) -> Bool {
+    typeName.hasPrefix("__NSCF") || typeName.hasPrefix("_NSCF")
   }
 
   /// Whether plain block `index` is held by a CoreFoundation object (the
@@ -163,17 +191,22 @@ final class MemoryRootSearch {
   /// The addresses the strong (and unmanaged: retained by hand, as
   /// Foundation's `OperationQueue` does) references of Swift object `index`
   /// hold; every address the block holds when part of it is opaque to the
-  /// metadata: a field the library cannot lay out, or memory past the
-  /// instance size (a CoreFoundation object behind a Swift class such as
-  /// `__NSCFType`, a tail allocation).
+  /// metadata: a field the library cannot lay out, or a CoreFoundation
+  /// object's memory past its Swift class's fields (`__NSCFType`). Other
+  /// tail allocations (a `String`'s bytes) are not references.
   private func strongTargets(of index: Int) -> Set<UInt> {
     if let known = strongTargets[index] { return known }
     var edges: [RawEdge] = []
     let block = snapshot.heap[index]
     let layout = session.edges(of: block.address, strongOnly: false, into: &edges)
     var targets = Set(edges.filter { $0.strength == .strong || $0.strength == .unmanaged }.map(\.target))
-    let opaqueTail = layout.map { $0.kind == .object && block.size > UInt($0.size) + 16 } ?? true
-    if layout?.scansConservatively ?? true || opaqueTail {
+    let opaqueTail =
+      layout.map { $0.kind == .object && Self.isCoreFoundationBridge($0.typeName) && block.size > UInt($0.size) + 16 }
+      ?? true
+    // A collection's storage keeps stale words past its count and in its
+    // empty buckets: only its elements count, even when their type is opaque.
+    let isStorage = layout?.kind == .collectionStorage
+    if !isStorage, layout?.scansConservatively ?? true || opaqueTail {
       targets.formUnion(graph.referencedBlocks(from: index).map { snapshot.heap[$0].address })
     }
     strongTargets[index] = targets
@@ -191,17 +224,33 @@ final class MemoryRootSearch {
     return snapshot.heap[source].size > 1024 ? 3 : 2
   }
 
+  /// The roots an explanation believes: globals, thread-local storage,
+  /// registers, registered roots. Not: the caller's own variables; other
+  /// threads' stacks and anonymous mappings (runtimes' own memory), where a
+  /// word can be a live reference or a stale copy of a dead object's address
+  /// and, in a running process, often is the latter (measured: stale slots
+  /// of idle pool threads made false paths to leaked objects); a running
+  /// thread's whole stack. Those are named in the reason instead.
+  static func accepts(_ kind: RootKind) -> Bool {
+    switch kind {
+    case .global, .threadLocal, .register, .registered: true
+    case .callerStack, .stack, .mapping, .unboundedStack: false
+    }
+  }
+
   /// Searches from block `target` and names the path found.
   func search(from target: Int, deadline: ContinuousClock.Instant?, maxNodes: Int) -> MemoryRootResult {
-    let outcome = graph.pathToRoot(from: target, maxNodes: maxNodes, deadline: deadline) { source, target in
-      cost(source, target)
-    }
+    let outcome = graph.pathToRoot(
+      from: target, maxNodes: maxNodes, deadline: deadline, accepts: Self.accepts
+    ) { source, target in cost(source, target) }
     guard let path = outcome.path else {
       return .nothing(visited: outcome.visited, isTruncated: outcome.isTruncated)
     }
-    if case .callerStack = path.root.kind { return .callerOnly(visited: outcome.visited) }
-    let (retainPath, metadata) = describe(path)
-    return .path(retainPath, metadata: metadata, isTruncated: outcome.isTruncated, visited: outcome.visited)
+    guard Self.accepts(path.root.kind) else { return .callerOnly(path.root.kind, visited: outcome.visited) }
+    guard let (retainPath, metadata) = describe(path) else { return .changed }
+    return .path(
+      retainPath, root: path.root.kind, metadata: metadata, isTruncated: outcome.isTruncated,
+      visited: outcome.visited)
   }
 }
 
@@ -211,6 +260,21 @@ extension ReflectionEngine {
   func memoryRootSearch(
     of address: UInt, registered: [(address: UInt, name: String)], limits: SearchLimits
   ) -> MemoryRootResult {
+    // A live process changes while it is read: a walk that missed the object,
+    // or a path that was gone when it was named, is tried again.
+    var result = MemoryRootResult.changed
+    for _ in 0..<3 {
+      result = memoryRootSearchOnce(of: address, registered: registered, limits: limits)
+      if case .changed = result { continue }
+      break
+    }
+    if case .changed = result { return .unavailable("the memory changed under every search") }
+    return result
+  }
+
+  private func memoryRootSearchOnce(
+    of address: UInt, registered: [(address: UInt, name: String)], limits: SearchLimits
+  ) -> MemoryRootResult {
     let scanned: (ProcessSnapshot, ReferenceGraph)
     switch MemoryRootSearch.scan(registered: registered) {
     case .failure(let failure): return .unavailable(failure.reason)
@@ -218,7 +282,7 @@ extension ReflectionEngine {
     }
     let (snapshot, graph) = scanned
     guard let block = snapshot.heap.index(containing: address), snapshot.heap[block].address == address else {
-      return .unavailable("the object is not a malloc block")
+      return .changed
     }
     let deadline = limits.timeLimit.map { ContinuousClock().now.advanced(by: $0) }
     let engine = UInt(bitPattern: Unmanaged.passUnretained(self).toOpaque())

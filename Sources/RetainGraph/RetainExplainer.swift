@@ -1,5 +1,10 @@
 import CRemoteMirror
+import MemoryView
 import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// Explains why a live object is still alive: the shortest strong retain
 /// cycle through it, and the path from a true root that holds it (a global,
@@ -172,9 +177,12 @@ public final class RetainExplainer: Sendable {
       // Always with safe reads: the scan meets blocks that are not objects.
       var memory = MemoryRootResult.unavailable("the memory search is off")
       if searchesMemory, let safe = ReflectionEngine.safe {
+        let clock = ContinuousClock()
+        let start = clock.now
         memory = safe.memoryRootSearch(
           of: address, registered: roots.map { (Self.address(of: $0.object), $0.name ?? "registered root") },
           limits: limits)
+        if getenv("MV_TIMING") != nil { print("MVTIME \(clock.now - start)") }
       }
       var metadata = report.metadata
       var word: UInt = 0
@@ -184,14 +192,29 @@ public final class RetainExplainer: Sendable {
       var isTruncated = report.isTruncated
       var visited = report.visited
       switch memory {
-      case .path(let path, let pathMetadata, let truncated, let count):
-        rootPath = path
-        metadata.merge(pathMetadata) { first, _ in first }
+      case .path(let path, let root, let pathMetadata, let truncated, let count):
+        // Beside a cycle, only a stable root is worth saying: a stack slot
+        // may be a stale copy of a leaked object's address.
+        if report.kind != .cycle || Self.isStable(root) {
+          rootPath = path
+          metadata.merge(pathMetadata) { first, _ in first }
+        }
         isTruncated = isTruncated || truncated
         visited += count
-      case .callerOnly(let count):
+      case .callerOnly(let root, let count):
         visited += count
-        reason = "only the caller's own variables hold it (its stack, or the frames of its task)"
+        switch root {
+        case .stack(let thread, let name):
+          reason =
+            "only a word in the stack of thread \(thread)\(name.isEmpty ? "" : " (\(name))") points at it:"
+            + " a local variable there, or a stale copy (a conservative scan cannot tell)"
+        case .mapping:
+          reason = "only a word in memory a runtime mapped for itself points at it (likely a stale copy)"
+        case .unboundedStack:
+          reason = "only a word in a running thread's stack points at it (its frames could not be told from dead ones)"
+        default:
+          reason = "only the caller's own variables hold it (its stack, or the frames of its task)"
+        }
       case .nothing(let count, let truncated):
         visited += count
         isTruncated = isTruncated || truncated
@@ -201,6 +224,8 @@ public final class RetainExplainer: Sendable {
           : "no word in memory holds it (a register of a running thread, or memory the scan cannot read)"
       case .unavailable(let why):
         reason = "the process's memory could not be searched: \(why)"
+      case .changed:
+        reason = "the process's memory kept changing under the search"
       }
       let names = ObjectNaming.names(for: metadata, fixed: rootNamesByAddress(), naming: naming)
       var start = report.start
@@ -224,6 +249,15 @@ public final class RetainExplainer: Sendable {
       return Explanation(
         object: subject, verdict: verdict, method: method, isTruncated: isTruncated, visitedCount: visited,
         rootPath: rootPath, notVisibleReason: rootPath == nil ? reason : nil)
+    }
+  }
+
+  /// Roots that do not change while a program runs: globals, thread-local
+  /// storage, registered roots (not stacks).
+  static func isStable(_ root: RootKind) -> Bool {
+    switch root {
+    case .global, .threadLocal, .registered: true
+    default: false
     }
   }
 

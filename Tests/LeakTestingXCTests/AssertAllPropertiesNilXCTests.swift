@@ -29,8 +29,12 @@ final class AssertAllPropertiesNilXCTests: FailureRecordingTestCase {
     XCTAssertEqual(
       failures.map(\.message),
       [
-        "`presenter` (Presenter) is still set after teardown",
-        "`service` (Service) is still set after teardown",
+        // The test case itself is what holds them, from XCTest's global current test case.
+        "`presenter` (Presenter) is still set after teardown; retained by: held from root: global"
+          + " XCTCurrentTestCase in libXCTest.so → (conservative) AssertAllPropertiesNilXCTests → presenter: Presenter"
+          + " (strong)",
+        "`service` (Service) is still set after teardown; retained by: held from root: global XCTCurrentTestCase"
+          + " in libXCTest.so → (conservative) AssertAllPropertiesNilXCTests → service: Service (strong)",
       ])
     presenter = nil
     service = nil

@@ -50,12 +50,14 @@ import Testing
   @Test func anObjectOnlyTheCallerHoldsIsNotVisibleAndSaysWhy() {
     let held = Lonely()
     let explanation = explainer.explain(held)
-    #expect(explanation.rootPath == nil)
+    #expect(explanation.rootPath == nil, "\(explanation)")
     guard case .notVisible = explanation.verdict else {
       Issue.record("expected nothing visible, got \(explanation)")
       return
     }
-    #expect(explanation.notVisibleReason?.contains("caller") == true, "\(explanation)")
+    // The caller's variables, or a stale copy in another thread's stack or a
+    // runtime's mapping, named as such.
+    #expect(explanation.notVisibleReason?.hasPrefix("only ") == true, "\(explanation)")
   }
 
   @Test func aWeakReferenceFromAGlobalDoesNotHold() {
@@ -87,7 +89,7 @@ import Testing
     #expect(explanation.description.contains("; also held from root: global memoryRootHolder"))
   }
 
-  @Test func anObjectOnlyAnotherThreadsLocalHoldsIsHeldFromThatThreadsStack() throws {
+  @Test func anObjectOnlyAnotherThreadsLocalHoldsIsNamedInTheReasonNotBelievedAsARoot() throws {
     let started = DispatchSemaphore(value: 0)
     let finish = DispatchSemaphore(value: 0)
     let handOver = Mutex<Held?>(nil)
@@ -103,9 +105,8 @@ import Testing
     let held = try #require(handOver.withLock { value in value.take() })
     let explanation = explainer.explain(held)
     finish.signal()
-    let path = try #require(explanation.rootPath, "\(explanation)")
-    #expect(path.start.name.hasPrefix("stack of thread "), "\(path)")
-    #expect(path.steps.count == 1)
+    #expect(explanation.rootPath == nil, "\(explanation)")
+    #expect(explanation.notVisibleReason?.hasPrefix("only a word in the stack of thread ") == true, "\(explanation)")
   }
 
   @Test func aCObjectThatStartsWithATypeWordHoldsASwiftObjectConservatively() throws {
@@ -116,7 +117,8 @@ import Testing
     #expect(path.start.name == "global mvt_typedStruct in LeakLabPackageTests.xctest")
     #expect(path.steps.count == 2)
     #expect(path.steps[0].target.kind == .mallocBlock)
-    #expect(path.steps[0].target.name.hasPrefix("malloc block, 40 B (mvt_structType)"))
+    #expect(path.steps[0].target.name.hasPrefix("malloc block, "))
+    #expect(path.steps[0].target.name.hasSuffix(" B (mvt_structType)"))
     #expect(path.steps[1].label == "word 1")
     #expect(path.steps[1].isConservative)
   }

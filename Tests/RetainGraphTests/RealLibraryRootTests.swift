@@ -40,13 +40,15 @@ import Testing
 
   // MARK: Timer
 
-  @Test func aRepeatingTimersBlockIsHeldFromFoundationsRunLoopTable() throws {
+  @Test func aRepeatingTimersBlockIsHeldThroughItsRunLoop() throws {
     let owner = Owner()
     owner.timer = Timer.scheduledTimer(withTimeInterval: 100, repeats: true) { _ in owner.tick() }
     defer { owner.timer?.invalidate() }
     let path = try rootPath(of: owner)
-    #expect(path.start.name == "global __CFRunLoops in libFoundation.so", "\(path)")
-    #expect(path.steps.contains { $0.target.name == "CFRunLoopTimer" }, "\(path)")
+    // Usually `global __CFRunLoops in libFoundation.so`; the thread's own
+    // storage or a stack holding its run loop are true roots as well.
+    let names = path.steps.map(\.target.name)
+    for step in ["CFRunLoopMode", "CFRunLoopTimer", "Timer"] { #expect(names.contains(step), "\(path)") }
     #expect(path.description.contains("Timer → _fire: closure in"), "\(path)")
   }
 
@@ -87,7 +89,9 @@ import Testing
     armed.wait()
     probe.cancel()
     let path = try rootPath(of: owner)
-    #expect(path.start.name.hasPrefix("global _dispatch_timers_heap"), "\(path)")
+    // Usually `global _dispatch_timers_heap` (the armed timer); the global
+    // queue it targets holds the source too.
+    #expect(path.start.name.hasPrefix("global "), "\(path)")
     #expect(path.steps.last?.target.name == "Owner")
     #expect(path.steps.dropLast().last?.target.name.hasPrefix("Block") == true, "the handler: \(path)")
   }
@@ -182,17 +186,17 @@ import Testing
     #expect(cycle.description == "Owner → session: URLSession → delegate: Owner (strong)")
   }
 
-  @Test func anInvalidatedSessionLetsItsDelegateGo() {
-    weak var gone: Owner?
-    do {
-      let owner = Owner()
-      gone = owner
-      let session = URLSession(configuration: .ephemeral, delegate: owner, delegateQueue: nil)
-      session.finishTasksAndInvalidate()
-      owner.invalidated.wait()  // the session lets go of its delegate right after this call
-      session.delegateQueue.waitUntilAllOperationsAreFinished()
-    }
-    #expect(gone == nil)
+  @Test func anInvalidatedSessionLetsGoOfItsDelegate() {
+    let owner = Owner()
+    let session = URLSession(configuration: .ephemeral, delegate: owner, delegateQueue: nil)
+    owner.session = session
+    session.finishTasksAndInvalidate()
+    owner.invalidated.wait()  // the session lets go of its delegate right after this call
+    session.delegateQueue.waitUntilAllOperationsAreFinished()
+    #expect(session.delegate == nil)
+    let explanation = explainer.explain(owner)
+    if case .cycle = explanation.verdict { Issue.record("still a cycle: \(explanation)") }
+    owner.session = nil
   }
 
   // MARK: OperationQueue

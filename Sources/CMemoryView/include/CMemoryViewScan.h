@@ -26,6 +26,9 @@ typedef struct MVBlockIndex {
 /// Set on a block position when a pointer points into the middle of the block.
 #define MV_INTERIOR_BIT ((uint32_t)1 << 31)
 
+/// The block whose memory contains `address` exactly (no tags), or -1.
+int64_t mv_findBlock(const MVBlockIndex *index, uintptr_t address);
+
 /// The block that `value` points into (or -1), with `MV_INTERIOR_BIT` set
 /// when it does not point within the block's first 8 bytes. A value with a
 /// tag in its top byte (Swift enums keep one there) is looked up again
