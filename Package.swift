@@ -40,6 +40,14 @@ let package = Package(
     ),
     .target(name: "RetainGraph", dependencies: ["CRemoteMirror"]),
 
+    // MARK: Whole-program leaks (`leaklab leaks`: ptrace, Remote Mirror reading another process)
+    .target(
+      name: "CProcessLeaks",
+      dependencies: ["CRemoteMirror"],
+      linkerSettings: [.linkedLibrary("swiftRemoteMirror")]
+    ),
+    .target(name: "ProcessLeaks", dependencies: ["CProcessLeaks", "CRemoteMirror", "RetainGraph"]),
+
     // MARK: A second judge: valgrind memcheck's leak report, read and compared
     .target(name: "MemcheckOracle"),
     // What `leaklab oracle` runs under valgrind: Swift code only (see DECISIONS.md).
@@ -92,6 +100,9 @@ let package = Package(
         "MemcheckOracle", "LeakLabProbe", .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
+
+    // MARK: Leak fixtures: programs `leaklab leaks` is judged on, each `leaky` or `fixed`
+    .executableTarget(name: "FeedCycle", path: "Tools/LeakFixtures/FeedCycle"),
 
     // MARK: Benchmarks (`make bench`)
     .executableTarget(

@@ -1,0 +1,45 @@
+// A feed screen's use case keeps a completion closure that captures the use
+// case's owner: FeedService → completion → LoadFeedUseCase → service →
+// FeedService. `leaky` leaks the cycle at exit; `fixed` captures weakly.
+//
+//   FeedCycle leaky|fixed
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+final class FeedService {
+  var completion: (([String]) -> Void)?
+  let endpoint = "https://example.com/feed"
+
+  func load() { completion?(["first", "second"]) }
+}
+
+final class LoadFeedUseCase {
+  let service: FeedService
+  var items: [String] = []
+
+  init(service: FeedService) { self.service = service }
+
+  func start(leaky: Bool) {
+    if leaky {
+      service.completion = { items in self.items = items }
+    } else {
+      service.completion = { [weak self] items in self?.items = items }
+    }
+    service.load()
+  }
+}
+
+@inline(never)
+func run(leaky: Bool) -> Int {
+  let useCase = LoadFeedUseCase(service: FeedService())
+  useCase.start(leaky: leaky)
+  return useCase.items.count
+}
+
+let mode = CommandLine.arguments.dropFirst().first ?? "leaky"
+guard mode == "leaky" || mode == "fixed" else {
+  print("usage: FeedCycle leaky|fixed")
+  exit(2)
+}
+print("loaded \(run(leaky: mode == "leaky")) items (\(mode))")
