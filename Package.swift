@@ -19,7 +19,9 @@ let package = Package(
     .executable(name: "leaklab", targets: ["leaklab"]),
   ],
   dependencies: [
-    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    // A third-party library the leak fixtures leak through (Combine's API on Linux).
+    .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
   ],
   targets: [
     // MARK: Time
@@ -103,6 +105,13 @@ let package = Package(
 
     // MARK: Leak fixtures: programs `leaklab leaks` is judged on, each `leaky` or `fixed`
     .executableTarget(name: "FeedCycle", path: "Tools/LeakFixtures/FeedCycle"),
+    .executableTarget(name: "OperationCompletion", path: "Tools/LeakFixtures/OperationCompletion"),
+    .executableTarget(name: "TimerBlock", path: "Tools/LeakFixtures/TimerBlock"),
+    .executableTarget(name: "NotificationObserver", path: "Tools/LeakFixtures/NotificationObserver"),
+    .executableTarget(name: "DispatchWorkItemCycle", path: "Tools/LeakFixtures/DispatchWorkItemCycle"),
+    .executableTarget(name: "DispatchDataSource", path: "Tools/LeakFixtures/DispatchDataSource"),
+    .executableTarget(
+      name: "CombineSink", dependencies: ["OpenCombine"], path: "Tools/LeakFixtures/CombineSink"),
 
     // MARK: Benchmarks (`make bench`)
     .executableTarget(
@@ -124,6 +133,7 @@ let package = Package(
       name: "ScreenKitTests", dependencies: ["ScreenKit", "LeakDetector", "LeakClock", "LeakLabTestSupport"]),
     .testTarget(name: "RetainGraphTests", dependencies: ["RetainGraph"]),
     .testTarget(name: "MemcheckOracleTests", dependencies: ["MemcheckOracle"]),
+    .testTarget(name: "ProcessLeaksTests", dependencies: ["ProcessLeaks"]),
     .testTarget(
       name: "LeakTestingTests",
       dependencies: ["LeakTesting", "LeakDetector", "LeakClock", "ScreenKit", "LeakLabTestSupport"]

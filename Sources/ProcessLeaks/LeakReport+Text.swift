@@ -133,9 +133,11 @@ private struct TreeDrawer {
       let indent = String(repeating: "   ", count: top.depth)
       let target = blocks[edge.to]
       if drawn[edge.to] {
-        guard edge.keepsAlive else { continue }
-        let back = component[edge.to] == component[root.block] ? "CYCLE BACK TO" : "(shown above)"
-        lines.append(indent + prefix(of: edge) + "\(back) \(target)")
+        // A weak reference back is drawn plainly: it is why there is no cycle.
+        let back =
+          !edge.keepsAlive
+          ? "" : component[edge.to] == component[root.block] ? "CYCLE BACK TO " : "(shown above) "
+        lines.append(indent + prefix(of: edge) + back + "\(target)")
         continue
       }
       lines.append(indent + prefix(of: edge) + describe(edge, target: target))

@@ -2,9 +2,10 @@
 ///
 /// A rule names a type pattern (`*` and `?` wildcards) matched against the
 /// qualified and the plain type name of each leaked block. A matched block is
-/// set aside with the blocks only it holds (its C blocks, closure contexts and
-/// storage); class instances of other types it holds stay in the report,
-/// since they may be yours.
+/// set aside with what only it holds: C blocks, closure contexts, storage,
+/// and class instances of its own module. Class instances of other modules
+/// that it holds stay in the report: a library's leak takes its library's
+/// objects with it, never yours.
 ///
 /// The file format: one rule a line, `type PATTERN`; `#` starts a comment,
 /// and the comment lines right above a rule say why it exists.
@@ -53,6 +54,11 @@ public struct Suppressions: Sendable, Hashable {
   /// A malformed suppressions file: `file:line: what is wrong`.
   public struct ParseError: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String
+
+    /// Creates an error with its message.
+    public init(description: String) {
+      self.description = description
+    }
   }
 
   /// Parses a suppressions file's text; `file` names it in errors.
@@ -91,17 +97,23 @@ public struct Suppressions: Sendable, Hashable {
     let outgoing = graph.outgoing()
     // Reached from a matched block (and owned by its rule, first come).
     var owner = matchedRule
+    var ownerModule = graph.blocks.indices.map { matchedRule[$0] == nil ? nil : graph.blocks[$0].module }
     var queue = matchedRule.indices.filter { matchedRule[$0] != nil }
     while let block = queue.popLast() {
       for edge in outgoing[block] where owner[edge.to] == nil {
         owner[edge.to] = owner[block]
+        ownerModule[edge.to] = ownerModule[block]
         queue.append(edge.to)
       }
     }
-    // Kept: unmatched class instances and everything they reach without
-    // passing a matched block.
+    // Kept: unmatched class instances of another module than the matched
+    // block that reaches them, and everything they reach without passing a
+    // matched block.
     var kept = graph.blocks.indices.map { owner[$0] == nil }
-    queue = graph.blocks.indices.filter { matchedRule[$0] == nil && graph.blocks[$0].kind == .object }
+    queue = graph.blocks.indices.filter { block in
+      guard matchedRule[block] == nil, graph.blocks[block].kind == .object else { return false }
+      return owner[block] == nil || graph.blocks[block].module != ownerModule[block]
+    }
     for block in queue { kept[block] = true }
     while let block = queue.popLast() {
       for edge in outgoing[block] where !kept[edge.to] && matchedRule[edge.to] == nil {
@@ -134,6 +146,13 @@ public struct Suppressions: Sendable, Hashable {
         bytes: counts[$0].bytes)
     }
     return (LeakGraph(blocks: blocks, edges: edges), suppressed)
+  }
+}
+
+extension LeakedBlock {
+  /// The module of a class instance's type (`Foundation` for `Foundation.Timer`).
+  var module: String? {
+    qualifiedTypeName.flatMap { name in name.firstIndex(of: ".").map { String(name[..<$0]) } }
   }
 }
 

@@ -125,14 +125,14 @@ public final class TracedProcess {
 
   /// Every stopped thread with its registers (a thread whose registers could
   /// not be read has none).
-  public var threads: [ThreadRegisters] {
+  public var threads: [StoppedThread] {
     (0..<pl_threadCount(tracee)).map { index in
       var thread: pid_t = 0
       var words = [UInt64](repeating: 0, count: Int(PLRegisterWords))
       let read = words.withUnsafeMutableBufferPointer {
         pl_threadRegisters(tracee, index, &thread, $0.baseAddress)
       }
-      return ThreadRegisters(thread: thread, words: read ? words.map { UInt($0) } : [])
+      return StoppedThread(thread: thread, words: read ? words.map { UInt($0) } : [])
     }
   }
 
@@ -142,7 +142,7 @@ public final class TracedProcess {
 }
 
 /// How a process ended.
-public enum ProcessEnding: Sendable, Equatable, CustomStringConvertible {
+public enum ProcessEnding: Sendable, Hashable, CustomStringConvertible {
   /// It exited with this status.
   case exited(Int32)
   /// A signal killed it.
@@ -164,8 +164,8 @@ public enum ProcessEnding: Sendable, Equatable, CustomStringConvertible {
   }
 }
 
-/// The registers of one stopped thread: every word is a root of the heap.
-public struct ThreadRegisters: Sendable, Equatable {
+/// One thread held stopped, with its registers: every word is a root of the heap.
+public struct StoppedThread: Sendable, Equatable {
   /// The thread id.
   public var thread: Int32
   /// The x86_64 `user_regs_struct` words (empty if they could not be read).
