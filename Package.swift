@@ -8,6 +8,7 @@ let package = Package(
     .library(name: "LeakClock", targets: ["LeakClock"]),
     .library(name: "LeakDetector", targets: ["LeakDetector"]),
     .library(name: "ScreenKit", targets: ["ScreenKit"]),
+    .library(name: "MemoryView", targets: ["MemoryView"]),
     .library(name: "RetainGraph", targets: ["RetainGraph"]),
     .library(name: "MemcheckOracle", targets: ["MemcheckOracle"]),
     .library(name: "LeakTesting", targets: ["LeakTesting"]),
@@ -34,6 +35,10 @@ let package = Package(
 
     // MARK: Step scripts (plain-text UI steps; run headless or in a terminal)
     .target(name: "StepScripts", dependencies: ["TextGrid"]),
+
+    // MARK: Memory of any process (self or a pid): maps, images, threads, malloc blocks, scans
+    .target(name: "CMemoryView"),
+    .target(name: "MemoryView", dependencies: ["CMemoryView"]),
 
     // MARK: Retain paths (the runtime's Remote Mirror library, used in-process)
     .target(
@@ -126,11 +131,14 @@ let package = Package(
       dependencies: ["TextGrid", "LeakDetector", "LeakClock", "ScreenKit"],
       path: "Tests/TestSupport"
     ),
+    // Hand-built C structures for the MemoryView tests (lists, trees, blocks on other threads).
+    .target(name: "CMemoryViewTestSupport", path: "Tests/CMemoryViewTestSupport"),
     .testTarget(name: "LeakClockTests", dependencies: ["LeakClock"]),
     .testTarget(name: "StepScriptsTests", dependencies: ["StepScripts"]),
     .testTarget(name: "LeakDetectorTests", dependencies: ["LeakDetector", "LeakClock"]),
     .testTarget(
       name: "ScreenKitTests", dependencies: ["ScreenKit", "LeakDetector", "LeakClock", "LeakLabTestSupport"]),
+    .testTarget(name: "MemoryViewTests", dependencies: ["MemoryView", "CMemoryViewTestSupport"]),
     .testTarget(name: "RetainGraphTests", dependencies: ["RetainGraph"]),
     .testTarget(name: "MemcheckOracleTests", dependencies: ["MemcheckOracle"]),
     .testTarget(name: "ProcessLeaksTests", dependencies: ["ProcessLeaks"]),

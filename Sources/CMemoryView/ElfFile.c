@@ -1,0 +1,208 @@
+// Symbol tables of ELF image files. The file is mapped read-only and its
+// `.symtab` (else `.dynsym`) sorted by address; closures and C statics are
+// local symbols, which only `.symtab` holds (`dladdr` reads `.dynsym`).
+// Files are loaded once per path and kept for the life of the process.
+#define _GNU_SOURCE
+#include "CMemoryView.h"
+
+#include <elf.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+typedef struct MVSymbol {
+  uint64_t start;
+  uint64_t size;
+  const char *name;
+  unsigned kind;
+} MVSymbol;
+
+struct MVElfFile {
+  char *path;
+  const uint8_t *base;  // the mapped file (kept: names point into it)
+  size_t length;
+  MVSymbol *symbols;    // sorted by start
+  size_t count;
+  bool fullTable;
+  char buildID[64];
+};
+
+enum { MVMaximumFiles = 512 };
+static MVElfFile *mv_files[MVMaximumFiles];
+static size_t mv_fileCount;
+static pthread_mutex_t mv_fileLock = PTHREAD_MUTEX_INITIALIZER;
+
+static int mv_compareSymbols(const void *left, const void *right) {
+  const MVSymbol *a = left, *b = right;
+  if (a->start != b->start) return a->start < b->start ? -1 : 1;
+  // Larger symbols first at one address, so a lookup finds the enclosing one.
+  return a->size > b->size ? -1 : a->size < b->size;
+}
+
+static bool mv_within(const MVElfFile *file, uint64_t offset, uint64_t size) {
+  return offset <= file->length && size <= file->length - offset;
+}
+
+static void mv_readBuildID(MVElfFile *file, const Elf64_Shdr *section) {
+  if (!mv_within(file, section->sh_offset, section->sh_size)) return;
+  const uint8_t *note = file->base + section->sh_offset, *end = note + section->sh_size;
+  while (note + sizeof(Elf64_Nhdr) <= end) {
+    const Elf64_Nhdr *header = (const Elf64_Nhdr *)note;
+    const uint8_t *name = note + sizeof(Elf64_Nhdr);
+    const uint8_t *descriptor = name + ((header->n_namesz + 3) & ~3u);
+    if (descriptor + header->n_descsz > end) return;
+    if (header->n_type == NT_GNU_BUILD_ID && header->n_namesz == 4 && memcmp(name, "GNU", 4) == 0) {
+      size_t bytes = header->n_descsz < 31 ? header->n_descsz : 31;
+      for (size_t index = 0; index < bytes; index++) sprintf(file->buildID + 2 * index, "%02x", descriptor[index]);
+      return;
+    }
+    note = descriptor + ((header->n_descsz + 3) & ~3u);
+  }
+}
+
+static void mv_readSymbols(MVElfFile *file, const Elf64_Shdr *sections, unsigned sectionCount,
+                           const Elf64_Shdr *table) {
+  if (table->sh_link >= sectionCount) return;
+  const Elf64_Shdr *strings = &sections[table->sh_link];
+  if (!mv_within(file, table->sh_offset, table->sh_size) || !mv_within(file, strings->sh_offset, strings->sh_size))
+    return;
+  const Elf64_Sym *symbols = (const Elf64_Sym *)(file->base + table->sh_offset);
+  size_t total = table->sh_size / sizeof(Elf64_Sym);
+  MVSymbol *found = malloc(total * sizeof(MVSymbol) + 1);
+  if (found == NULL) return;
+  size_t count = 0;
+  for (size_t entry = 0; entry < total; entry++) {
+    const Elf64_Sym *symbol = &symbols[entry];
+    unsigned kind;
+    switch (ELF64_ST_TYPE(symbol->st_info)) {
+    case STT_FUNC: kind = MVSymbolFunction; break;
+    case STT_OBJECT: kind = MVSymbolObject; break;
+    case STT_TLS: kind = MVSymbolThreadLocal; break;
+    default: continue;
+    }
+    if (symbol->st_shndx == SHN_UNDEF || symbol->st_name >= strings->sh_size) continue;
+    if (kind != MVSymbolThreadLocal && symbol->st_value == 0) continue;
+    const char *name = (const char *)(file->base + strings->sh_offset + symbol->st_name);
+    if (memchr(name, 0, strings->sh_size - symbol->st_name) == NULL || name[0] == 0) continue;
+    found[count].start = symbol->st_value;
+    found[count].size = symbol->st_size;
+    found[count].name = name;
+    found[count].kind = kind;
+    count++;
+  }
+  qsort(found, count, sizeof(MVSymbol), mv_compareSymbols);
+  free(file->symbols);
+  file->symbols = found;
+  file->count = count;
+}
+
+static MVElfFile *mv_load(const char *path) {
+  int descriptor = open(path, O_RDONLY | O_CLOEXEC);
+  if (descriptor < 0) return NULL;
+  struct stat status;
+  if (fstat(descriptor, &status) != 0 || !S_ISREG(status.st_mode) || (size_t)status.st_size < sizeof(Elf64_Ehdr)) {
+    close(descriptor);
+    return NULL;
+  }
+  size_t length = (size_t)status.st_size;
+  const uint8_t *base = mmap(NULL, length, PROT_READ, MAP_PRIVATE, descriptor, 0);
+  close(descriptor);
+  if (base == MAP_FAILED) return NULL;
+  const Elf64_Ehdr *header = (const Elf64_Ehdr *)base;
+  if (memcmp(header->e_ident, ELFMAG, SELFMAG) != 0 || header->e_ident[EI_CLASS] != ELFCLASS64
+      || header->e_shentsize != sizeof(Elf64_Shdr) || header->e_shoff > length
+      || (uint64_t)header->e_shnum * sizeof(Elf64_Shdr) > length - header->e_shoff) {
+    munmap((void *)base, length);
+    return NULL;
+  }
+  MVElfFile *file = calloc(1, sizeof(MVElfFile));
+  if (file == NULL) {
+    munmap((void *)base, length);
+    return NULL;
+  }
+  file->path = strdup(path);
+  file->base = base;
+  file->length = length;
+  const Elf64_Shdr *sections = (const Elf64_Shdr *)(base + header->e_shoff);
+  const Elf64_Shdr *symtab = NULL, *dynsym = NULL;
+  for (unsigned index = 0; index < header->e_shnum; index++) {
+    if (sections[index].sh_type == SHT_SYMTAB && symtab == NULL) symtab = &sections[index];
+    if (sections[index].sh_type == SHT_DYNSYM && dynsym == NULL) dynsym = &sections[index];
+    if (sections[index].sh_type == SHT_NOTE && file->buildID[0] == 0) mv_readBuildID(file, &sections[index]);
+  }
+  if (symtab != NULL) mv_readSymbols(file, sections, header->e_shnum, symtab);
+  file->fullTable = file->count > 0;
+  if (file->count == 0 && dynsym != NULL) mv_readSymbols(file, sections, header->e_shnum, dynsym);
+  return file;
+}
+
+const MVElfFile *mv_elfFile(const char *path) {
+  if (path == NULL || path[0] == 0) return NULL;
+  pthread_mutex_lock(&mv_fileLock);
+  MVElfFile *file = NULL;
+  for (size_t index = 0; index < mv_fileCount; index++) {
+    if (strcmp(mv_files[index]->path, path) == 0) {
+      file = mv_files[index];
+      break;
+    }
+  }
+  if (file == NULL && mv_fileCount < MVMaximumFiles) {
+    file = mv_load(path);
+    if (file != NULL) mv_files[mv_fileCount++] = file;
+  }
+  pthread_mutex_unlock(&mv_fileLock);
+  return file;
+}
+
+bool mv_elfHasFullSymbolTable(const MVElfFile *file) { return file != NULL && file->fullTable; }
+
+size_t mv_elfSymbolCount(const MVElfFile *file) { return file == NULL ? 0 : file->count; }
+
+const char *mv_elfSymbolContaining(
+  const MVElfFile *file, uint64_t fileAddress, unsigned kinds, uint64_t *start, uint64_t *size) {
+  if (file == NULL || file->count == 0) return NULL;
+  // The last symbol starting at or before the address, then backwards over
+  // the few that could still enclose it (symbols rarely nest deeply).
+  size_t low = 0, high = file->count;
+  while (low < high) {
+    size_t middle = low + (high - low) / 2;
+    if (file->symbols[middle].start <= fileAddress) low = middle + 1;
+    else high = middle;
+  }
+  for (size_t index = low, steps = 0; index > 0 && steps < 64; index--, steps++) {
+    const MVSymbol *symbol = &file->symbols[index - 1];
+    if ((symbol->kind & kinds) == 0) continue;
+    uint64_t extent = symbol->size == 0 ? 1 : symbol->size;
+    if (fileAddress - symbol->start < extent) {
+      if (start != NULL) *start = symbol->start;
+      if (size != NULL) *size = symbol->size;
+      return symbol->name;
+    }
+  }
+  return NULL;
+}
+
+uint64_t mv_elfSymbolAddress(const MVElfFile *file, const char *name, unsigned kinds, uint64_t *size) {
+  if (file == NULL) return 0;
+  for (size_t index = 0; index < file->count; index++) {
+    const MVSymbol *symbol = &file->symbols[index];
+    if ((symbol->kind & kinds) != 0 && strcmp(symbol->name, name) == 0) {
+      if (size != NULL) *size = symbol->size;
+      return symbol->start;
+    }
+  }
+  return 0;
+}
+
+size_t mv_elfBuildID(const MVElfFile *file, char *buffer, size_t capacity) {
+  if (file == NULL || capacity == 0) return 0;
+  size_t length = strlen(file->buildID);
+  if (length >= capacity) return 0;
+  memcpy(buffer, file->buildID, length + 1);
+  return length;
+}

@@ -1,0 +1,70 @@
+// Facts about the calling process and thread that Swift cannot get directly.
+#define _GNU_SOURCE
+#include "CMemoryView.h"
+
+#include <link.h>
+#include <stdlib.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#if defined(__x86_64__)
+static inline uintptr_t mv_threadPointer(void) {
+  uintptr_t pointer;
+  __asm__("mov %%fs:0, %0" : "=r"(pointer));  // the TCB's first word points at itself
+  return pointer;
+}
+#elif defined(__aarch64__)
+static inline uintptr_t mv_threadPointer(void) {
+  uintptr_t pointer;
+  __asm__("mrs %0, tpidr_el0" : "=r"(pointer));
+  return pointer;
+}
+#else
+static inline uintptr_t mv_threadPointer(void) { return 0; }
+#endif
+
+static uintptr_t mv_mainThread;
+
+// Runs when the image is loaded, on the thread that loads it: the main thread
+// for anything linked into the executable.
+__attribute__((constructor)) static void mv_recordMainThread(void) {
+  if (getpid() == (pid_t)syscall(SYS_gettid)) mv_mainThread = mv_threadPointer();
+}
+
+__attribute__((noinline)) uintptr_t mv_currentStackPointer(void) {
+  return (uintptr_t)__builtin_frame_address(0);
+}
+
+uintptr_t mv_currentThreadPointer(void) { return mv_threadPointer(); }
+
+uintptr_t mv_mainThreadPointer(void) { return mv_mainThread; }
+
+pid_t mv_currentThreadID(void) { return (pid_t)syscall(SYS_gettid); }
+
+typedef struct MVThreadLocalVisit {
+  void (*body)(void *context, uintptr_t bias, uintptr_t block, size_t size);
+  void *context;
+} MVThreadLocalVisit;
+
+static int mv_visitImage(struct dl_phdr_info *info, size_t size, void *context) {
+  (void)size;
+  MVThreadLocalVisit *visit = context;
+  if (info->dlpi_tls_modid == 0) return 0;
+  for (unsigned index = 0; index < info->dlpi_phnum; index++) {
+    const ElfW(Phdr) *segment = &info->dlpi_phdr[index];
+    if (segment->p_type != PT_TLS) continue;
+    visit->body(visit->context, info->dlpi_addr, (uintptr_t)info->dlpi_tls_data, segment->p_memsz);
+  }
+  return 0;
+}
+
+void mv_forEachThreadLocalBlock(void (*body)(void *context, uintptr_t bias, uintptr_t block, size_t size),
+                                void *context) {
+  MVThreadLocalVisit visit = {body, context};
+  dl_iterate_phdr(mv_visitImage, &visit);
+}
+
+char *swift_demangle(const char *mangledName, size_t mangledNameLength, char *outputBuffer,
+                     size_t *outputBufferSize, uint32_t flags);
+
+char *mv_demangle(const char *mangled, size_t length) { return swift_demangle(mangled, length, NULL, NULL, 0); }

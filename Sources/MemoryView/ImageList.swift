@@ -1,0 +1,74 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The ELF images loaded in a process, found from its mappings.
+public struct ImageList: Sendable {
+  /// The images, by base address.
+  public var images: [LoadedImage]
+
+  /// Finds the images of the process whose mappings are `map`, reading their
+  /// ELF headers from `memory`.
+  public init(map: MemoryMap, memory: some MemoryReading) {
+    var images: [LoadedImage] = []
+    var seen = Set<String>()
+    for region in map.regions where region.isFile && region.offset == 0 && !seen.contains(region.path) {
+      guard let image = Self.image(at: region.start, path: region.path, memory: memory) else { continue }
+      seen.insert(region.path)
+      images.append(image)
+    }
+    self.images = images
+  }
+
+  /// The image that has a segment containing `address`.
+  public func image(containing address: UInt) -> LoadedImage? {
+    images.first { $0.contains(address) }
+  }
+
+  /// The first image whose file name is `name` (`libc.so.6`).
+  public func image(named name: String) -> LoadedImage? {
+    images.first { $0.name == name }
+  }
+
+  /// Reads the ELF header and program headers mapped at `base`.
+  static func image(at base: UInt, path: String, memory: some MemoryReading) -> LoadedImage? {
+    let header = memory.bytes(at: base, count: 64)
+    guard header.count == 64, header[0] == 0x7F, header[1] == UInt8(ascii: "E"),
+      header[2] == UInt8(ascii: "L"),
+      header[3] == UInt8(ascii: "F"), header[4] == 2  // ELFCLASS64
+    else { return nil }
+    let programHeaders = UInt(load(header, 32, as: UInt64.self))
+    let entrySize = Int(load(header, 54, as: UInt16.self))
+    let count = Int(load(header, 56, as: UInt16.self))
+    guard entrySize == 56, count > 0, count < 256 else { return nil }
+    let table = memory.bytes(at: base + programHeaders, count: entrySize * count)
+    guard table.count == entrySize * count else { return nil }
+    var loads: [(virtual: UInt, size: UInt, writable: Bool)] = []
+    var threadLocal: (size: UInt, alignment: UInt) = (0, 0)
+    for index in 0..<count {
+      let entry = Array(table[index * entrySize..<(index + 1) * entrySize])
+      let type = load(entry, 0, as: UInt32.self)
+      let flags = load(entry, 4, as: UInt32.self)
+      let virtual = UInt(load(entry, 16, as: UInt64.self))
+      let memorySize = UInt(load(entry, 40, as: UInt64.self))
+      let alignment = UInt(load(entry, 48, as: UInt64.self))
+      switch type {
+      case 1: loads.append((virtual, memorySize, flags & 2 != 0))  // PT_LOAD, PF_W
+      case 7: threadLocal = (memorySize, max(alignment, 1))  // PT_TLS
+      default: break
+      }
+    }
+    guard let first = loads.map(\.virtual).min() else { return nil }
+    let page = UInt(4096)
+    let bias = base &- (first & ~(page - 1))
+    let segments = loads.map { (bias &+ $0.virtual)..<(bias &+ $0.virtual &+ $0.size) }
+    let writable = loads.filter(\.writable).map { (bias &+ $0.virtual)..<(bias &+ $0.virtual &+ $0.size) }
+    return LoadedImage(
+      path: path, base: base, bias: bias, segments: segments, writableRanges: writable,
+      threadLocalSize: threadLocal.size, threadLocalAlignment: threadLocal.alignment)
+  }
+
+  private static func load<T: FixedWidthInteger>(_ bytes: [UInt8], _ offset: Int, as type: T.Type) -> T {
+    bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset, as: T.self) }
+  }
+}

@@ -1,0 +1,39 @@
+/// Reads a large range of another process's memory one window at a time,
+/// into a scratch mapping, and serves words from the copy.
+final class WindowedReader<Memory: MemoryReading> {
+  let memory: Memory
+  let capacity: Int
+  private let window: UnsafeMutableRawPointer
+  private(set) var base: UInt = 0
+  private(set) var count = 0
+
+  init(memory: Memory, capacity: Int = 1 << 20) {
+    self.memory = memory
+    self.capacity = capacity
+    window = ScratchMappings.map(bytes: capacity)
+  }
+
+  deinit { ScratchMappings.unmap(window, bytes: capacity) }
+
+  /// Copies `[address, min(address + capacity, limit))` into the window; returns the bytes copied.
+  @discardableResult
+  func load(_ address: UInt, limit: UInt) -> Int {
+    base = address
+    let wanted = Int(min(UInt(capacity), limit &- address))
+    count =
+      wanted > 0 ? memory.read(address, into: UnsafeMutableRawBufferPointer(start: window, count: wanted)) : 0
+    return count
+  }
+
+  /// The word at `address`, reading a new window there (up to `limit`) when it is not in this one.
+  func word(at address: UInt, limit: UInt) -> UInt? {
+    if address < base || address + 8 > base + UInt(count) {
+      load(address, limit: max(limit, address + 8))
+      guard count >= 8 else { return nil }
+    }
+    return window.loadUnaligned(fromByteOffset: Int(address - base), as: UInt.self)
+  }
+
+  /// The copied bytes of the current window.
+  var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: window, count: count) }
+}

@@ -1,0 +1,197 @@
+#define _GNU_SOURCE
+#include "CMemoryViewTestSupport.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+void *mvt_listHead;
+void *mvt_interiorPointer;
+void *mvt_mappedChain;
+
+uintptr_t mvt_makeList(size_t count, size_t size) {
+  void *previous = NULL;
+  void *last = NULL;
+  for (size_t index = 0; index < count; index++) {
+    void **node = calloc(1, size < sizeof(void *) ? sizeof(void *) : size);
+    if (last == NULL) last = node;
+    node[0] = previous;
+    previous = node;
+  }
+  mvt_listHead = previous;
+  return (uintptr_t)last ^ MVT_MASK;
+}
+
+uintptr_t mvt_listHeadAddress(void) { return (uintptr_t)mvt_listHead; }
+
+void mvt_freeList(void) {
+  void **node = mvt_listHead;
+  while (node != NULL) {
+    void **next = node[0];
+    free(node);
+    node = next;
+  }
+  mvt_listHead = NULL;
+}
+
+static void *mvt_interiorBlock;
+
+uintptr_t mvt_makeInteriorPointer(size_t size, size_t offset) {
+  mvt_interiorBlock = calloc(1, size);
+  mvt_interiorPointer = (char *)mvt_interiorBlock + offset;
+  uintptr_t masked = (uintptr_t)mvt_interiorBlock ^ MVT_MASK;
+  mvt_interiorBlock = (void *)((uintptr_t)mvt_interiorBlock ^ MVT_MASK);
+  return masked;
+}
+
+void mvt_freeInteriorPointer(void) {
+  free((void *)((uintptr_t)mvt_interiorBlock ^ MVT_MASK));
+  mvt_interiorBlock = NULL;
+  mvt_interiorPointer = NULL;
+}
+
+uintptr_t mvt_makeMappedChain(size_t size) {
+  void **third = calloc(1, size);
+  void **second = calloc(1, size);
+  void **first = calloc(1, size);
+  first[1] = second;
+  second[1] = third;
+  mvt_mappedChain = first;
+  return (uintptr_t)third ^ MVT_MASK;
+}
+
+void mvt_freeMappedChain(void) {
+  void **first = mvt_mappedChain;
+  if (first == NULL) return;
+  void **second = first[1];
+  free(second[1]);
+  free(second);
+  free(first);
+  mvt_mappedChain = NULL;
+}
+
+// MARK: A block held only from another thread's stack
+
+static pthread_mutex_t mvt_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t mvt_changed = PTHREAD_COND_INITIALIZER;
+static int mvt_state;  // 0 idle, 1 holding, 2 asked to stop
+static uintptr_t mvt_held;
+static int mvt_holderID;
+static pthread_t mvt_holder;
+static size_t mvt_holderSize;
+
+static void *mvt_hold(void *argument) {
+  (void)argument;
+  void *volatile block = calloc(1, mvt_holderSize);
+  pthread_mutex_lock(&mvt_lock);
+  mvt_held = (uintptr_t)block ^ MVT_MASK;
+  mvt_holderID = gettid();
+  mvt_state = 1;
+  pthread_cond_broadcast(&mvt_changed);
+  while (mvt_state != 2) pthread_cond_wait(&mvt_changed, &mvt_lock);
+  pthread_mutex_unlock(&mvt_lock);
+  free(block);
+  return NULL;
+}
+
+uintptr_t mvt_startStackHolder(size_t size, int *threadID) {
+  mvt_holderSize = size;
+  mvt_state = 0;
+  pthread_create(&mvt_holder, NULL, mvt_hold, NULL);
+  pthread_mutex_lock(&mvt_lock);
+  while (mvt_state != 1) pthread_cond_wait(&mvt_changed, &mvt_lock);
+  uintptr_t held = mvt_held;
+  *threadID = mvt_holderID;
+  pthread_mutex_unlock(&mvt_lock);
+  return held;
+}
+
+void mvt_stopStackHolder(void) {
+  pthread_mutex_lock(&mvt_lock);
+  mvt_state = 2;
+  pthread_cond_broadcast(&mvt_changed);
+  pthread_mutex_unlock(&mvt_lock);
+  pthread_join(mvt_holder, NULL);
+}
+
+static size_t mvt_freeSize, mvt_freeCount;
+static uintptr_t mvt_freed[64];
+static pthread_t mvt_freeingThread;
+static int mvt_freeState;  // 0 working, 1 done and waiting, 2 asked to stop
+
+static void *mvt_freeing(void *argument) {
+  (void)argument;
+  void *blocks[64];
+  for (size_t index = 0; index < mvt_freeCount; index++) blocks[index] = malloc(mvt_freeSize);
+  for (size_t index = 0; index < mvt_freeCount; index++) {
+    mvt_freed[index] = (uintptr_t)blocks[index] ^ MVT_MASK;
+    free(blocks[index]);
+    blocks[index] = NULL;
+  }
+  pthread_mutex_lock(&mvt_lock);
+  mvt_freeState = 1;
+  pthread_cond_broadcast(&mvt_changed);
+  while (mvt_freeState != 2) pthread_cond_wait(&mvt_changed, &mvt_lock);
+  pthread_mutex_unlock(&mvt_lock);
+  return NULL;
+}
+
+void mvt_allocateAndFreeOnThread(size_t size, size_t count, uintptr_t *addresses) {
+  mvt_freeSize = size;
+  mvt_freeCount = count > 64 ? 64 : count;
+  mvt_freeState = 0;
+  pthread_create(&mvt_freeingThread, NULL, mvt_freeing, NULL);
+  pthread_mutex_lock(&mvt_lock);
+  while (mvt_freeState != 1) pthread_cond_wait(&mvt_changed, &mvt_lock);
+  pthread_mutex_unlock(&mvt_lock);
+  memcpy(addresses, mvt_freed, mvt_freeCount * sizeof(uintptr_t));
+}
+
+void mvt_stopFreeingThread(void) {
+  pthread_mutex_lock(&mvt_lock);
+  mvt_freeState = 2;
+  pthread_cond_broadcast(&mvt_changed);
+  pthread_mutex_unlock(&mvt_lock);
+  pthread_join(mvt_freeingThread, NULL);
+}
+
+// MARK: Churn
+
+static atomic_int mvt_churning;
+static pthread_t mvt_churners[4];
+static int mvt_churnerCount;
+
+static void *mvt_churn(void *argument) {
+  unsigned seed = (unsigned)(uintptr_t)argument;
+  void *slots[256] = {0};
+  while (atomic_load(&mvt_churning)) {
+    unsigned slot = rand_r(&seed) % 256;
+    free(slots[slot]);
+    size_t size = 16 + rand_r(&seed) % 2048;
+    if (rand_r(&seed) % 64 == 0) size = 200000;
+    slots[slot] = malloc(size);
+    if (slots[slot] != NULL) memset(slots[slot], 0xAB, 16);
+  }
+  for (int slot = 0; slot < 256; slot++) free(slots[slot]);
+  return NULL;
+}
+
+void mvt_startChurn(int threads) {
+  if (threads > 4) threads = 4;
+  atomic_store(&mvt_churning, 1);
+  mvt_churnerCount = threads;
+  for (int index = 0; index < threads; index++)
+    pthread_create(&mvt_churners[index], NULL, mvt_churn, (void *)(uintptr_t)(index + 1));
+}
+
+void mvt_stopChurn(void) {
+  atomic_store(&mvt_churning, 0);
+  for (int index = 0; index < mvt_churnerCount; index++) pthread_join(mvt_churners[index], NULL);
+  mvt_churnerCount = 0;
+}
+
+uintptr_t mvt_makeUnreferenced(size_t size) { return (uintptr_t)calloc(1, size) ^ MVT_MASK; }
+
+void mvt_freeMasked(uintptr_t masked) { free((void *)(masked ^ MVT_MASK)); }

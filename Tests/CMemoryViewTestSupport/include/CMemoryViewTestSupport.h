@@ -1,0 +1,62 @@
+// Hand-built C structures for MemoryView's tests: what a heap scan must see
+// through (malloc'd lists held from globals, blocks held only from another
+// thread's stack, mmapped chunks, pointers into the middle of a block).
+#ifndef LEAKLAB_CMEMORYVIEWTESTSUPPORT_H
+#define LEAKLAB_CMEMORYVIEWTESTSUPPORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/// Addresses handed to Swift are XOR-ed with this mask, so that the test's own
+/// frames do not hold the plain address of the block under test.
+#define MVT_MASK ((uintptr_t)0x5A5A5A5A5A5A5A5AULL)
+
+/// A global that holds the head of a malloc'd singly linked list.
+extern void *mvt_listHead;
+/// A global that holds a pointer into the middle of a block.
+extern void *mvt_interiorPointer;
+/// A global that holds the first of a chain of mmapped chunks.
+extern void *mvt_mappedChain;
+
+/// The list's head as an address (0 when empty).
+uintptr_t mvt_listHeadAddress(void);
+
+/// Builds a list of `count` nodes of `size` bytes (first word: next) into
+/// `mvt_listHead`; returns the masked address of the last node.
+uintptr_t mvt_makeList(size_t count, size_t size);
+/// Frees the list.
+void mvt_freeList(void);
+
+/// Allocates a block of `size` bytes and keeps a pointer `offset` bytes into
+/// it in `mvt_interiorPointer`; returns the masked block address.
+uintptr_t mvt_makeInteriorPointer(size_t size, size_t offset);
+void mvt_freeInteriorPointer(void);
+
+/// Three blocks of `size` bytes (large enough to be mmapped), each pointing at
+/// the next; the first held by `mvt_mappedChain`. Returns the masked last block.
+uintptr_t mvt_makeMappedChain(size_t size);
+void mvt_freeMappedChain(void);
+
+/// Starts a thread that allocates a block of `size` bytes, keeps it only in a
+/// local variable, and waits. Returns the masked block address and writes the
+/// thread's kernel id.
+uintptr_t mvt_startStackHolder(size_t size, int *threadID);
+/// Lets the holder thread free its block and finish.
+void mvt_stopStackHolder(void);
+
+/// On a thread of its own, which then waits (so its tcache stays as it is),
+/// allocates `count` blocks of `size` bytes and frees them; writes their
+/// masked addresses into `addresses`. At most 64.
+void mvt_allocateAndFreeOnThread(size_t size, size_t count, uintptr_t *addresses);
+/// Lets that thread finish.
+void mvt_stopFreeingThread(void);
+
+/// Starts threads that allocate and free without pause (up to 4).
+void mvt_startChurn(int threads);
+void mvt_stopChurn(void);
+
+/// A block nothing points at: allocated, its address kept masked only.
+uintptr_t mvt_makeUnreferenced(size_t size);
+void mvt_freeMasked(uintptr_t masked);
+
+#endif
