@@ -50,10 +50,16 @@ let package = Package(
     // MARK: Whole-program leaks (`leaklab leaks`: ptrace, Remote Mirror reading another process)
     .target(
       name: "CProcessLeaks",
-      dependencies: ["CRemoteMirror"],
-      linkerSettings: [.linkedLibrary("swiftRemoteMirror")]
+      dependencies: ["CRemoteMirror", "CMemoryView"],
+      linkerSettings: [
+        .linkedLibrary("swiftRemoteMirror"), .linkedLibrary("unwind-ptrace"),
+        .linkedLibrary("unwind-generic"),
+        .linkedLibrary("unwind"), .linkedLibrary("lzma"),
+      ]
     ),
-    .target(name: "ProcessLeaks", dependencies: ["CProcessLeaks", "CRemoteMirror", "RetainGraph"]),
+    .target(
+      name: "ProcessLeaks",
+      dependencies: ["CProcessLeaks", "CRemoteMirror", "RetainGraph", "MemoryView", "CMemoryView"]),
 
     // MARK: A second judge: valgrind memcheck's leak report, read and compared
     .target(name: "MemcheckOracle"),
@@ -104,7 +110,8 @@ let package = Package(
       name: "leaklab",
       dependencies: [
         "LeakLab", "LeakLabTerminal", "Scenarios", "StepScripts", "TextGrid", "LeakDetector", "LeakClock",
-        "MemcheckOracle", "LeakLabProbe", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        "MemcheckOracle", "LeakLabProbe", "ProcessLeaks",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
 

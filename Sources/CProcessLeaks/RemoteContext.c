@@ -3,10 +3,10 @@
 // never fault, whatever the target's memory holds.
 #define _GNU_SOURCE
 #include "CProcessLeaks.h"
+#include "CMemoryView.h"
 
 #include <stdlib.h>
 #include <string.h>
-#include <sys/uio.h>
 
 // The library's context API (SwiftRemoteMirror.h, MemoryReaderInterface.h),
 // declared for this package.
@@ -50,12 +50,9 @@ static bool pl_plausible(uint64_t address, uint64_t size) {
     && address + size <= 0x0000800000000000ULL;
 }
 
-size_t pl_readRemote(pid_t pid, uint64_t address, void *destination, size_t size) {
+static size_t pl_readRemote(pid_t pid, uint64_t address, void *destination, size_t size) {
   if (size == 0 || !pl_plausible(address, size)) return 0;
-  struct iovec local = {destination, size};
-  struct iovec remote = {(void *)(uintptr_t)address, size};
-  ssize_t copied = process_vm_readv(pid, &local, 1, &remote, 1, 0);
-  return copied > 0 ? (size_t)copied : 0;
+  return mv_read(pid, (uintptr_t)address, destination, size);
 }
 
 /// The reader's context: the target's pid, stored in the pointer itself.

@@ -30,7 +30,7 @@ struct LeakGraphBuilder {
     let starts = sorted.map(\.address)
     let sizes = sorted.map(\.size)
     let contents = sorted.map { block in
-      reflection.memory.bytes(at: block.address, count: min(block.size, maximumScan)) ?? []
+      reflection.memory.bytes(at: block.address, count: min(block.size, maximumScan))
     }
     // Name each block; find the side tables of the objects.
     var layouts = [BlockLayout?](repeating: nil, count: sorted.count)

@@ -1,5 +1,6 @@
 import CProcessLeaks
 import CRemoteMirror
+import MemoryView
 
 #if canImport(Glibc)
   import Glibc
@@ -14,7 +15,7 @@ import CRemoteMirror
 /// to the target through `process_vm_readv`. Not thread-safe, like the
 /// library's context.
 final class RemoteReflection {
-  let memory: RemoteMemory
+  let memory: ProcessMemory
   let context: OpaquePointer
   /// Copies of each registered image's reflection sections: the library
   /// keeps pointers into them for its whole life.
@@ -30,7 +31,7 @@ final class RemoteReflection {
   init?(pid: Int32) {
     guard let context = pl_createRemoteContext(pid) else { return nil }
     self.context = context
-    memory = RemoteMemory(pid: pid)
+    memory = ProcessMemory(pid: pid)
   }
 
   deinit {
@@ -50,7 +51,9 @@ final class RemoteReflection {
     var copied = 0
     while copied < copy.count {
       let chunk = min(copy.count - copied, 32 << 20)
-      let got = memory.read(remoteStart + UInt(copied), into: copy.baseAddress! + copied, count: chunk)
+      let got = memory.read(
+        remoteStart + UInt(copied),
+        into: UnsafeMutableRawBufferPointer(rebasing: copy[copied..<copied + chunk]))
       guard got > 0 else { break }
       copied += got
     }

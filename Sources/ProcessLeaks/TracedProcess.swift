@@ -136,6 +136,16 @@ public final class TracedProcess {
     }
   }
 
+  /// The call stack of a stopped thread, innermost frame first, unwound with
+  /// its images' call frame information; empty when it cannot be unwound.
+  public func callStack(of thread: Int32) -> [StackFrame] {
+    let capacity = 256
+    var instructions = [UInt64](repeating: 0, count: capacity)
+    var stacks = [UInt64](repeating: 0, count: capacity)
+    let count = pl_unwind(thread, &instructions, &stacks, capacity)
+    return (0..<count).map { StackFrame(instruction: UInt(instructions[$0]), stack: UInt(stacks[$0])) }
+  }
+
   static func describe(errno code: Int32) -> String {
     String(cString: strerror(code))
   }
@@ -181,6 +191,17 @@ public struct StoppedThread: Sendable, Equatable {
   public var threadPointer: UInt? { words.count == Int(PLRegisterWords) ? words[21] : nil }
   /// The stack pointer (`rsp`).
   public var stackPointer: UInt? { words.count == Int(PLRegisterWords) ? words[19] : nil }
+  /// Whether the thread stopped inside a system call (`orig_rax` is not -1):
+  /// then the 128-byte red zone below its stack pointer holds nothing live.
+  public var isInSystemCall: Bool { words.count == Int(PLRegisterWords) && words[15] != UInt.max }
+}
+
+/// One frame of a call stack.
+public struct StackFrame: Sendable, Hashable {
+  /// Where the frame's function is executing (a return address, except in the innermost frame).
+  public var instruction: UInt
+  /// The stack pointer in that frame.
+  public var stack: UInt
 }
 
 /// Calls `body` with a NULL-terminated C array of `strings`.

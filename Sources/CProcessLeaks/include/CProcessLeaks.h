@@ -89,6 +89,13 @@ bool pl_threadRegisters(const PLTracee *tracee, size_t index, pid_t *outThread, 
 /// Releases the bookkeeping (not the process: finish or detach first).
 void pl_free(PLTracee *tracee);
 
+// MARK: Call stacks (Unwind.c)
+
+/// Unwinds the call stack of the ptrace-stopped thread `thread` from its
+/// images' call frame information: writes each frame's instruction pointer
+/// and stack pointer (innermost first) and returns the number of frames.
+size_t pl_unwind(pid_t thread, uint64_t *instructionPointers, uint64_t *stackPointers, size_t capacity);
+
 // MARK: Remote Mirror over another process (RemoteContext.c)
 
 /// An opaque reflection context of the Remote Mirror library.
@@ -109,10 +116,6 @@ void pl_addReflectionSections(
 /// Destroys a context made by `pl_createRemoteContext`.
 void pl_destroyRemoteContext(PLReflectionContext context);
 
-/// Copies up to `size` bytes at `address` of process `pid` into
-/// `destination`; returns the bytes copied (short at an unmapped page, 0 on
-/// failure).
-size_t pl_readRemote(pid_t pid, uint64_t address, void *destination, size_t size);
 
 #ifdef __cplusplus
 }

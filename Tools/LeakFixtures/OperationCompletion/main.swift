@@ -1,31 +1,32 @@
-// An export operation's completion block refers to the operation itself:
-// BlockOperation → completionBlock → closure context → BlockOperation.
-// `fixed` captures the operation unowned.
+// An export operation whose block checks the operation's own cancellation
+// captures the operation: BlockOperation → executionBlocks → closure context
+// → BlockOperation. `fixed` captures it unowned.
+//
+// The operation runs on the main thread (`start()`): work left in flight on
+// a Dispatch worker when the program exits would still be reachable from that
+// worker's stack, and the check at exit would depend on timing.
 //
 //   OperationCompletion leaky|fixed
 import Foundation
 
 final class ReportExporter: @unchecked Sendable {
-  let queue = OperationQueue()
   var exported = 0
 
   @inline(never)
   func export(leaky: Bool) {
-    let operation = BlockOperation { [weak self] in self?.exported += 1 }
-    let completed = DispatchSemaphore(value: 0)
+    let operation = BlockOperation()
     if leaky {
-      operation.completionBlock = {
-        print("export finished: \(operation.isFinished)")
-        completed.signal()
+      operation.addExecutionBlock {
+        guard !operation.isCancelled else { return }
+        self.exported += 1
       }
     } else {
-      operation.completionBlock = { [unowned operation] in
-        print("export finished: \(operation.isFinished)")
-        completed.signal()
+      operation.addExecutionBlock { [unowned operation, unowned self] in
+        guard !operation.isCancelled else { return }
+        self.exported += 1
       }
     }
-    queue.addOperations([operation], waitUntilFinished: true)
-    completed.wait()
+    operation.start()
   }
 }
 

@@ -1,0 +1,157 @@
+import CMemoryView
+import MemoryView
+
+/// Marks every malloc block reachable from the roots of a stopped process, by
+/// a conservative word scan: a word that points into a block keeps it.
+///
+/// Temporary home: MemoryView's own scan engine replaces this once it lands
+/// (see /work/briefs/requests-memview.md); the Swift-specific rules below go
+/// with it.
+/// - A word's top byte is dropped before the lookup: Swift keeps tag bits
+///   there (a `String`'s object word, enums with payloads).
+/// - A weak reference holds the object's side table, whose first word points
+///   back at the object: that word is not followed, or every object with a
+///   weak reference from a root would count as reachable. A block is a side
+///   table when the object its first word points to names it as its side
+///   table in its reference-count word.
+struct ConservativeMark {
+  let heap: MallocHeap
+  let memory: ProcessMemory
+  /// Whether each block is reached.
+  private(set) var marked: [Bool]
+  /// The block that first reached each block, or -1 (a root, or unreached).
+  private(set) var parent: [Int32]
+  /// For blocks reached straight from a root: the root word's address.
+  private(set) var rootWord: [Int: UInt] = [:]
+  /// Bytes of roots scanned.
+  private(set) var rootBytes = 0
+  private var queue: [Int32] = []
+  /// Small blocks whose first word points at another block's start: maybe
+  /// side tables, decided in batches (block, target).
+  private var maybeSideTables: [(block: Int, target: Int)] = []
+
+  init(heap: MallocHeap, memory: ProcessMemory) {
+    self.heap = heap
+    self.memory = memory
+    marked = Array(repeating: false, count: heap.count)
+    parent = Array(repeating: -1, count: heap.count)
+  }
+
+  /// Bytes the mark's own tables take.
+  var tableBytes: Int { marked.capacity + parent.capacity * 4 + queue.capacity * 4 }
+
+  // MARK: Roots
+
+  /// Scans the words of `range` as roots.
+  mutating func scanRoot(_ range: Range<UInt>) {
+    let chunk = 1 << 20
+    let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunk, alignment: 16)
+    defer { buffer.deallocate() }
+    var address = (range.lowerBound + 7) & ~7
+    while address < range.upperBound {
+      let want = Int(min(UInt(chunk), range.upperBound - address))
+      let copied = memory.read(address, into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<want]))
+      guard copied >= 8 else {
+        address = (address + 4096) & ~4095  // an unreadable page: skip it
+        continue
+      }
+      rootBytes += copied
+      let words = copied / 8
+      for index in 0..<words {
+        let word = buffer.load(fromByteOffset: index * 8, as: UInt.self)
+        reach(word, from: -1, rootAddress: address + UInt(index * 8))
+      }
+      address += UInt(words * 8)
+    }
+  }
+
+  /// Scans `words` (registers) as roots; `address` names them in paths.
+  mutating func scanRootWords(_ words: [UInt]) {
+    rootBytes += words.count * 8
+    for word in words { reach(word, from: -1, rootAddress: 0) }
+  }
+
+  // MARK: Blocks
+
+  @inline(__always)
+  private mutating func reach(_ word: UInt, from block: Int32, rootAddress: UInt) {
+    guard word >= 0x1_0000 else { return }
+    let address = LeakGraphBuilder.normalised(word)
+    guard let index = heap.index(containing: address), !marked[index] else { return }
+    marked[index] = true
+    parent[index] = block
+    if block < 0 { rootWord[index] = rootAddress }
+    queue.append(Int32(index))
+  }
+
+  /// Scans every reached block until nothing new is reached.
+  mutating func drain() {
+    let batch = 512
+    let arenaSize = 4 << 20
+    let arena = UnsafeMutableRawPointer.allocate(byteCount: arenaSize, alignment: 16)
+    defer { arena.deallocate() }
+    var regions = [MVReadRegion](repeating: MVReadRegion(), count: batch)
+    var blocks = [Int](repeating: 0, count: batch)
+    while true {
+      while !queue.isEmpty {
+        // Read many blocks with one system call.
+        var count = 0
+        var used = 0
+        while count < batch, let next = queue.last {
+          let block = heap[Int(next)]
+          let size = min(Int(block.size), arenaSize)
+          if count > 0 && used + size > arenaSize { break }
+          queue.removeLast()
+          regions[count] = MVReadRegion(
+            address: block.address, size: size, destination: arena + used, copied: 0)
+          blocks[count] = Int(next)
+          used += (size + 15) & ~15
+          count += 1
+        }
+        regions.withUnsafeMutableBufferPointer { mv_readRegions(memory.pid, $0.baseAddress, count) }
+        for item in 0..<count {
+          scan(
+            block: blocks[item], bytes: UnsafeRawPointer(regions[item].destination!),
+            count: regions[item].copied)
+        }
+      }
+      guard resolveSideTables() else { return }
+    }
+  }
+
+  private mutating func scan(block: Int, bytes: UnsafeRawPointer, count: Int) {
+    let words = count / 8
+    guard words > 0 else { return }
+    var first = 0
+    // A small block pointing at another block's start may be that block's side table.
+    if count <= 32 {
+      let word = bytes.load(as: UInt.self)
+      if let target = heap.index(containing: word), heap[target].address == word {
+        maybeSideTables.append((block, target))
+        first = 1
+      }
+    }
+    for index in first..<words {
+      reach(bytes.load(fromByteOffset: index * 8, as: UInt.self), from: Int32(block), rootAddress: 0)
+    }
+  }
+
+  /// Follows the first word of the possible side tables that are not side
+  /// tables; returns whether anything new was reached.
+  private mutating func resolveSideTables() -> Bool {
+    guard !maybeSideTables.isEmpty else { return false }
+    let pending = maybeSideTables
+    maybeSideTables = []
+    let refCounts = memory.words(at: pending.map { heap[$0.target].address + 8 })
+    for (candidate, word) in zip(pending, refCounts) {
+      let table = word.flatMap { LeakGraphBuilder.sideTable(refCounts: $0) }
+      if table == heap[candidate.block].address { continue }  // a side table: its object is held weakly
+      let target = candidate.target
+      guard !marked[target] else { continue }
+      marked[target] = true
+      parent[target] = Int32(candidate.block)
+      queue.append(Int32(target))
+    }
+    return !queue.isEmpty
+  }
+}

@@ -1,0 +1,165 @@
+import MemoryView
+import RetainGraph
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// What a stopped process leaked: its heap's blocks that nothing reachable
+/// points to, named and linked.
+///
+/// The roots are every writable mapping that is not the malloc heap (the
+/// images' globals, thread-local storage, memory the program mapped itself),
+/// the live part of every thread's stack and every thread's registers. A
+/// conservative mark from them reaches what the program can still use; the
+/// rest leaked. Nothing is written to the process.
+///
+/// ```swift
+/// let process = try TracedProcess.launch(path, arguments: [])
+/// guard case .atExit = try process.runToExit() else { … }
+/// let analysis = try LeakAnalysis(process: process)
+/// print(LeakReport(graph: analysis.graph).summary)
+/// _ = try process.finish()
+/// ```
+public struct LeakAnalysis: Sendable {
+  /// The leaked blocks, named, and the references among them.
+  public var graph: LeakGraph
+  /// Instances of the asked-for types that are still reachable, with their paths.
+  public var reachable: [ReachableInstance]
+  /// What the analysis looked at and what it cost.
+  public var figures: AnalysisFigures
+
+  /// Analyses `process`, which must be stopped (held at its exit, or attached).
+  ///
+  /// - Parameter reachableTypes: type patterns (`*` wildcards) whose
+  ///   reachable instances to list with their path from a root.
+  public init(process: TracedProcess, reachableTypes: [String] = []) throws(ProcessLeaksError) {
+    let clock = ContinuousClock()
+    let start = clock.now
+    let pid = process.pid
+    let memory = ProcessMemory(pid: pid)
+    let map: MemoryMap
+    do {
+      map = try MemoryMap(pid: pid)
+    } catch {
+      throw .system("cannot read the mappings of process \(pid)", detail: error.description)
+    }
+    let images = ImageList(map: map, memory: memory)
+    try RuntimeCheck.verify(images: images, executable: Self.executable(pid: pid))
+    let heap: MallocHeap
+    do {
+      heap = try MallocHeap(memory: memory, map: map, images: images)
+    } catch {
+      throw .system("cannot walk the malloc heap of process \(pid)", detail: error.description)
+    }
+    let registers = process.threads.compactMap(\.memoryViewRegisters)
+    let threads = ThreadList(pid: pid, map: map, memory: memory, registers: registers)
+    var mark = ConservativeMark(heap: heap, memory: memory)
+    let stopped = Dictionary(process.threads.map { ($0.thread, $0) }, uniquingKeysWith: { first, _ in first })
+    let stackRoots = StackRoots(map: map, images: images)
+    let frames = Dictionary(
+      uniqueKeysWithValues: process.threads.map { ($0.thread, process.callStack(of: $0.thread)) })
+    for range in Self.rootRanges(
+      map: map, heap: heap, threads: threads, stackRoots: stackRoots, stopped: stopped, frames: frames)
+    {
+      mark.scanRoot(range)
+    }
+    mark.scanRootWords(process.threads.flatMap(\.words))
+    mark.drain()
+
+    guard let reflection = RemoteReflection(pid: pid) else {
+      throw .system("cannot create a Remote Mirror context", detail: "libswiftRemoteMirror refused")
+    }
+    for image in images.images { reflection.addImage(path: image.path, loadBias: image.bias) }
+    let names = FunctionNames(images: images)
+    let leaked = (0..<heap.count).filter { !mark.marked[$0] && !heap[$0].isAllocatorInternal }.map {
+      LeakGraphBuilder.Block(address: heap[$0].address, size: Int(heap[$0].size))
+    }
+    graph = LeakGraphBuilder(reflection: reflection, functionName: names.closureName).build(leaked)
+    reachable =
+      reachableTypes.isEmpty
+      ? []
+      : ReachablePaths(
+        heap: heap, mark: mark, reflection: reflection, images: images, threads: threads, map: map
+      ).instances(matching: reachableTypes)
+    let elapsed = clock.now - start
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    figures = AnalysisFigures(
+      heapBlocks: heap.count, heapBytes: Int(heap.liveBytes), rootBytes: mark.rootBytes,
+      milliseconds: Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15,
+      peakMemoryBytes: Int(usage.ru_maxrss) * 1024)
+  }
+
+  /// Every readable, writable mapping outside the malloc heap, with thread
+  /// stacks cut to their roots (``StackRoots``).
+  static func rootRanges(
+    map: MemoryMap, heap: MallocHeap, threads: ThreadList, stackRoots: StackRoots,
+    stopped: [Int32: StoppedThread],
+    frames: [Int32: [StackFrame]]
+  ) -> [Range<UInt>] {
+    var stacks: [Range<UInt>: [Range<UInt>]] = [:]
+    for thread in threads.threads {
+      guard let mapping = thread.stackMapping else { continue }
+      stacks[mapping] =
+        stackRoots.roots(of: thread, stopped: stopped[thread.id], frames: frames[thread.id] ?? []).ranges
+    }
+    var ranges: [Range<UInt>] = []
+    for region in map.regions where region.isReadable && region.isWritable {
+      if let live = stacks[region.range] {
+        ranges += live
+        continue
+      }
+      ranges += subtracting(heap.heapRanges, from: region.range)
+    }
+    return ranges
+  }
+
+  /// `range` without the parts covered by `holes`.
+  static func subtracting(_ holes: [Range<UInt>], from range: Range<UInt>) -> [Range<UInt>] {
+    var pieces = [range]
+    for hole in holes where hole.overlaps(range) {
+      pieces = pieces.flatMap { piece -> [Range<UInt>] in
+        guard hole.overlaps(piece) else { return [piece] }
+        var parts: [Range<UInt>] = []
+        if piece.lowerBound < hole.lowerBound { parts.append(piece.lowerBound..<hole.lowerBound) }
+        if hole.upperBound < piece.upperBound { parts.append(hole.upperBound..<piece.upperBound) }
+        return parts
+      }
+    }
+    return pieces
+  }
+
+  static func executable(pid: Int32) -> String {
+    var buffer = [CChar](repeating: 0, count: 4096)
+    let length = readlink("/proc/\(pid)/exe", &buffer, buffer.count - 1)
+    guard length > 0 else { return "process \(pid)" }
+    return String(decoding: buffer.prefix(length).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+  }
+}
+
+extension StoppedThread {
+  /// The registers as MemoryView takes them.
+  var memoryViewRegisters: ThreadRegisters? {
+    guard let stackPointer else { return nil }
+    let names = [
+      "r15", "r14", "r13", "r12", "rbp", "rbx", "r11", "r10", "r9", "r8", "rax", "rcx", "rdx", "rsi", "rdi",
+      "orig_rax", "rip", "cs", "eflags", "rsp", "ss", "fs_base", "gs_base", "ds", "es", "fs", "gs",
+    ]
+    return ThreadRegisters(
+      threadID: thread, stackPointer: stackPointer, threadPointer: threadPointer ?? 0,
+      values: Array(zip(names, words)))
+  }
+}
+
+/// Names closures from their function pointers, through the target images' symbol tables.
+struct FunctionNames {
+  let images: ImageList
+
+  func closureName(_ function: UInt) -> String? {
+    guard let image = images.image(containing: function),
+      let symbol = image.symbol(containing: function, kinds: .function)
+    else { return nil }
+    return ClosureNames.simplify(symbol.demangled)
+  }
+}
