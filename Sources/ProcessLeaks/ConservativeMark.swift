@@ -9,6 +9,10 @@ import MemoryView
 /// with it.
 /// - A word's top byte is dropped before the lookup: Swift keeps tag bits
 ///   there (a `String`'s object word, enums with payloads).
+///   Odd words count (the Swift runtime's own tables keep tag bits in a
+///   pointer's low bits).
+/// - A Swift class instance is scanned only up to its instance size
+///   (``InstanceExtents``): malloc's slack after it holds stale words.
 /// - A weak reference holds the object's side table, whose first word points
 ///   back at the object: that word is not followed, or every object with a
 ///   weak reference from a root would count as reachable. A block is a side
@@ -29,16 +33,22 @@ struct ConservativeMark {
   /// Small blocks whose first word points at another block's start: maybe
   /// side tables, decided in batches (block, target).
   private var maybeSideTables: [(block: Int, target: Int)] = []
+  /// Small blocks checked and found not to be side tables.
+  private var notSideTables = Set<Int>()
 
-  init(heap: MallocHeap, memory: ProcessMemory) {
+  /// How much of a Swift class instance's block is the instance.
+  private var extents: InstanceExtents
+
+  init(heap: MallocHeap, memory: ProcessMemory, images: ImageList) {
     self.heap = heap
     self.memory = memory
+    extents = InstanceExtents(memory: memory, images: images, heapRanges: heap.heapRanges)
     marked = Array(repeating: false, count: heap.count)
     parent = Array(repeating: -1, count: heap.count)
   }
 
   /// Bytes the mark's own tables take.
-  var tableBytes: Int { marked.capacity + parent.capacity * 4 + queue.capacity * 4 }
+  var tableBytes: Int { marked.capacity + parent.capacity * 4 + queue.capacity * 4 + extents.byteCount }
 
   // MARK: Roots
 
@@ -120,24 +130,34 @@ struct ConservativeMark {
   }
 
   private mutating func scan(block: Int, bytes: UnsafeRawPointer, count: Int) {
-    let words = count / 8
+    var words = count / 8
     guard words > 0 else { return }
-    var first = 0
-    // A small block pointing at another block's start may be that block's side table.
-    if count <= 32 {
+    // A small block pointing at another block's start may be that block's
+    // side table: it is scanned only once known not to be one (a side table
+    // holds no strong reference, and its malloc slack may hold stale words).
+    if count <= Self.largestSideTable, !notSideTables.contains(block) {
       let word = bytes.load(as: UInt.self)
       if let target = heap.index(containing: word), heap[target].address == word {
         maybeSideTables.append((block, target))
-        first = 1
+        return
       }
     }
-    for index in first..<words {
+    // A class instance ends where its metadata says: the rest is malloc's slack.
+    if words >= 2,
+      let limit = extents.scanLimit(metadata: bytes.load(as: UInt.self), bytes: bytes, count: count)
+    {
+      words = min(words, (limit + 7) / 8)
+    }
+    for index in 0..<words {
       reach(bytes.load(fromByteOffset: index * 8, as: UInt.self), from: Int32(block), rootAddress: 0)
     }
   }
 
-  /// Follows the first word of the possible side tables that are not side
-  /// tables; returns whether anything new was reached.
+  /// The usable size of a side table's malloc block (32 bytes asked for, 40 usable), with room.
+  static let largestSideTable = 48
+
+  /// Scans the possible side tables that are not side tables; returns
+  /// whether there is anything to scan.
   private mutating func resolveSideTables() -> Bool {
     guard !maybeSideTables.isEmpty else { return false }
     let pending = maybeSideTables
@@ -146,11 +166,8 @@ struct ConservativeMark {
     for (candidate, word) in zip(pending, refCounts) {
       let table = word.flatMap { LeakGraphBuilder.sideTable(refCounts: $0) }
       if table == heap[candidate.block].address { continue }  // a side table: its object is held weakly
-      let target = candidate.target
-      guard !marked[target] else { continue }
-      marked[target] = true
-      parent[target] = Int32(candidate.block)
-      queue.append(Int32(target))
+      notSideTables.insert(candidate.block)
+      queue.append(Int32(candidate.block))
     }
     return !queue.isEmpty
   }

@@ -54,7 +54,7 @@ public struct LeakAnalysis: Sendable {
     }
     let registers = process.threads.compactMap(\.memoryViewRegisters)
     let threads = ThreadList(pid: pid, map: map, memory: memory, registers: registers)
-    var mark = ConservativeMark(heap: heap, memory: memory)
+    var mark = ConservativeMark(heap: heap, memory: memory, images: images)
     let stopped = Dictionary(process.threads.map { ($0.thread, $0) }, uniquingKeysWith: { first, _ in first })
     let stackRoots = StackRoots(map: map, images: images)
     let frames = Dictionary(

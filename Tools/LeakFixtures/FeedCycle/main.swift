@@ -2,7 +2,10 @@
 // case's owner: FeedService → completion → LoadFeedUseCase → service →
 // FeedService. `leaky` leaks the cycle at exit; `fixed` captures weakly.
 //
-//   FeedCycle leaky|fixed
+//   FeedCycle leaky|fixed [--wait]
+//
+// With --wait it prints "ready" after leaking and waits for a line on its
+// standard input before it exits (for `leaklab leaks --pid`).
 #if canImport(Glibc)
   import Glibc
 #endif
@@ -39,7 +42,13 @@ func run(leaky: Bool) -> Int {
 
 let mode = CommandLine.arguments.dropFirst().first ?? "leaky"
 guard mode == "leaky" || mode == "fixed" else {
-  print("usage: FeedCycle leaky|fixed")
+  print("usage: FeedCycle leaky|fixed [--wait]")
   exit(2)
 }
-print("loaded \(run(leaky: mode == "leaky")) items (\(mode))")
+let count = run(leaky: mode == "leaky")
+if CommandLine.arguments.contains("--wait") {
+  print("ready")
+  fflush(nil)
+  _ = readLine()
+}
+print("loaded \(count) items (\(mode))")

@@ -1,0 +1,103 @@
+import MemoryView
+
+/// How many bytes of a Swift class instance's malloc block are the instance.
+///
+/// malloc hands out a little more than was asked (up to 23 bytes here), and
+/// that slack keeps whatever an earlier block left there: stale pointers. A
+/// scan of the whole block would count them as references (measured: a
+/// 56-byte `WritableKeyPath` whose slack pointed at a leaked screen's view
+/// kept a whole retain cycle "reachable"). memcheck knows each block's
+/// requested size; we know a class instance's size from its metadata, except
+/// for classes that allocate elements after their fields (arrays, hashed
+/// collections, strings, `ManagedBuffer`) and for Foundation's classes,
+/// whose instances CoreFoundation may create larger than the class (a CF set
+/// or run loop behind `_NSCFSet` or `__NSCFType`): those are scanned whole.
+/// A key path's tail buffer says its own size (a 32-bit header whose low 24
+/// bits count the bytes after it), so key paths — long-lived, cached in
+/// globals — are cut exactly too.
+///
+/// Only metadata inside a loaded image or outside the malloc heap is looked
+/// at (a block's first word elsewhere is not class metadata worth the reads);
+/// answers are cached per metadata address.
+struct InstanceExtents {
+  let memory: ProcessMemory
+  let images: ImageList
+  let heapRanges: [Range<UInt>]
+  private var cache: [UInt: Extent] = [:]
+
+  /// How far a class's instances go.
+  enum Extent: Equatable {
+    /// The whole malloc block.
+    case whole
+    /// The instance size from the metadata.
+    case fixed(Int)
+    /// A key path: its buffer's header sits at this offset.
+    case keyPath(tailStart: Int)
+  }
+
+  /// Classes whose instances carry tail-allocated elements (their own names
+  /// or an ancestor's, as the class context descriptor spells them).
+  static let tailAllocating: Set<String> = [
+    "__ContiguousArrayStorageBase", "_ContiguousArrayStorage", "__RawDictionaryStorage", "__RawSetStorage",
+    "_DictionaryStorage", "_SetStorage", "__StringStorage", "__SharedStringStorage", "ManagedBuffer",
+    "__EmptyArrayStorage", "_SwiftStringStorage",
+  ]
+
+  init(memory: ProcessMemory, images: ImageList, heapRanges: [Range<UInt>]) {
+    self.memory = memory
+    self.images = images
+    self.heapRanges = heapRanges
+  }
+
+  /// Bytes to scan of a block whose first word is `metadata` (`count` bytes
+  /// read into `bytes`), or nil for all of it.
+  mutating func scanLimit(metadata: UInt, bytes: UnsafeRawPointer, count: Int) -> Int? {
+    guard metadata >= 0x1_0000, metadata & 7 == 0 else { return nil }
+    let extent: Extent
+    if let cached = cache[metadata] {
+      extent = cached
+    } else {
+      extent = compute(metadata)
+      cache[metadata] = extent
+    }
+    switch extent {
+    case .whole: return nil
+    case .fixed(let size): return size
+    case .keyPath(let tailStart):
+      guard tailStart + 4 <= count else { return nil }
+      let header = bytes.loadUnaligned(fromByteOffset: tailStart, as: UInt32.self)
+      return tailStart + 8 + Int(header & 0x00FF_FFFF)
+    }
+  }
+
+  /// Bytes of the cache.
+  var byteCount: Int { cache.capacity * 16 }
+
+  private func compute(_ metadata: UInt) -> Extent {
+    let image = images.image(containing: metadata)
+    guard image != nil || !heapRanges.contains(where: { $0.contains(metadata) }) else { return .whole }
+    if let name = image?.name, name.hasPrefix("libFoundation") { return .whole }
+    guard memory.word(at: metadata) == 0, let size = memory.uint32(at: metadata + 24), size >= 16,
+      size < 1 << 20
+    else { return .whole }
+    // Walk the class and its ancestors: none may allocate tail elements.
+    var current = metadata
+    for _ in 0..<32 where current != 0 {
+      guard let descriptor = memory.word(at: current + 40), descriptor & 3 == 0, descriptor >= 0x1_0000,
+        let flags = memory.uint32(at: descriptor), flags & 0x1F == 16,
+        let name = descriptorName(descriptor)
+      else { return .whole }
+      if name == "AnyKeyPath" { return .keyPath(tailStart: (Int(size) + 3) & ~3) }
+      if Self.tailAllocating.contains(name) { return .whole }
+      current = memory.word(at: current + 8) ?? 0
+    }
+    return .fixed(Int(size))
+  }
+
+  /// The name in a type context descriptor (a relative pointer at offset 8).
+  private func descriptorName(_ descriptor: UInt) -> String? {
+    guard let relative = memory.uint32(at: descriptor + 8) else { return nil }
+    let address = UInt(bitPattern: Int(bitPattern: descriptor + 8) + Int(Int32(bitPattern: relative)))
+    return memory.string(at: address, maximumLength: 256)
+  }
+}
