@@ -37,12 +37,12 @@ struct ConservativeMark {
   private var notSideTables = Set<Int>()
 
   /// How much of a Swift class instance's block is the instance.
-  private var extents: InstanceExtents
+  let extents: InstanceExtents
 
-  init(heap: MallocHeap, memory: ProcessMemory, images: ImageList) {
+  init(heap: MallocHeap, memory: ProcessMemory, extents: InstanceExtents) {
     self.heap = heap
     self.memory = memory
-    extents = InstanceExtents(memory: memory, images: images, heapRanges: heap.heapRanges)
+    self.extents = extents
     marked = Array(repeating: false, count: heap.count)
     parent = Array(repeating: -1, count: heap.count)
   }

@@ -19,7 +19,7 @@ import MemoryView
 /// Only metadata inside a loaded image or outside the malloc heap is looked
 /// at (a block's first word elsewhere is not class metadata worth the reads);
 /// answers are cached per metadata address.
-struct InstanceExtents {
+final class InstanceExtents {
   let memory: ProcessMemory
   let images: ImageList
   let heapRanges: [Range<UInt>]
@@ -51,7 +51,7 @@ struct InstanceExtents {
 
   /// Bytes to scan of a block whose first word is `metadata` (`count` bytes
   /// read into `bytes`), or nil for all of it.
-  mutating func scanLimit(metadata: UInt, bytes: UnsafeRawPointer, count: Int) -> Int? {
+  func scanLimit(metadata: UInt, bytes: UnsafeRawPointer, count: Int) -> Int? {
     guard metadata >= 0x1_0000, metadata & 7 == 0 else { return nil }
     let extent: Extent
     if let cached = cache[metadata] {

@@ -54,7 +54,8 @@ public struct LeakAnalysis: Sendable {
     }
     let registers = process.threads.compactMap(\.memoryViewRegisters)
     let threads = ThreadList(pid: pid, map: map, memory: memory, registers: registers)
-    var mark = ConservativeMark(heap: heap, memory: memory, images: images)
+    let extents = InstanceExtents(memory: memory, images: images, heapRanges: heap.heapRanges)
+    var mark = ConservativeMark(heap: heap, memory: memory, extents: extents)
     let stopped = Dictionary(process.threads.map { ($0.thread, $0) }, uniquingKeysWith: { first, _ in first })
     let stackRoots = StackRoots(map: map, images: images)
     let frames = Dictionary(
@@ -75,7 +76,12 @@ public struct LeakAnalysis: Sendable {
     let leaked = (0..<heap.count).filter { !mark.marked[$0] && !heap[$0].isAllocatorInternal }.map {
       LeakGraphBuilder.Block(address: heap[$0].address, size: Int(heap[$0].size))
     }
-    graph = LeakGraphBuilder(reflection: reflection, functionName: names.closureName).build(leaked)
+    let executable = Self.executable(pid: pid)
+    let program = images.images.first { Self.sameFile($0.path, executable) }
+    graph = LeakGraphBuilder(
+      reflection: reflection, images: images, extents: extents, program: program,
+      functionName: names.closureName
+    ).build(leaked)
     reachable =
       reachableTypes.isEmpty
       ? []
@@ -128,6 +134,13 @@ public struct LeakAnalysis: Sendable {
       }
     }
     return pieces
+  }
+
+  static func sameFile(_ left: String, _ right: String) -> Bool {
+    var a = stat()
+    var b = stat()
+    guard stat(left, &a) == 0, stat(right, &b) == 0 else { return left == right }
+    return a.st_dev == b.st_dev && a.st_ino == b.st_ino
   }
 
   static func executable(pid: Int32) -> String {

@@ -33,6 +33,9 @@ public struct LeakedBlock: Sendable, Hashable, CustomStringConvertible {
   public var typeName: String
   /// The module-qualified type name (`Feed.FeedService`), when known.
   public var qualifiedTypeName: String?
+  /// Whether the type is defined in the program itself (its metadata lies in
+  /// the executable), not in a library.
+  public var isProgramType = false
 
   /// Creates the description of a leaked block.
   public init(address: UInt, size: Int, kind: Kind, typeName: String, qualifiedTypeName: String? = nil) {

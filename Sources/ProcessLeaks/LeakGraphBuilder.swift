@@ -1,3 +1,4 @@
+import MemoryView
 import RetainGraph
 
 /// Names the leaked blocks of a stopped process and finds the references
@@ -6,14 +7,22 @@ import RetainGraph
 /// A block whose first word is the metadata of a Swift heap object (a class,
 /// a closure context, a box, collection storage) is named through Remote
 /// Mirror reading the target, its fields and captures placed by the metadata;
-/// any other block is a malloc block. Every word of every leaked block is then
-/// looked at: one that points into another leaked block is an edge, labelled
-/// by the field that holds it, with the field's strength when the metadata
-/// types it exactly, else marked conservative. A weak reference holds a side
-/// table, which holds the object: the edge goes to the object, weak. Side
-/// tables themselves are folded into the object they belong to.
+/// a C block whose first word points at a known symbol is named after it
+/// (`Block`, `dispatch_source`); any other block is a malloc block. Every word
+/// of every leaked block (of a class instance: up to its instance size) is
+/// then looked at: one that points into another leaked block is an edge,
+/// labelled by the field that holds it, with the field's strength when the
+/// metadata types it exactly, else marked conservative. A weak reference
+/// holds a side table, which holds the object: the edge goes to the object,
+/// weak. Side tables of leaked objects are folded into their object; a side
+/// table whose object is gone is shown as one.
 struct LeakGraphBuilder {
   let reflection: RemoteReflection
+  let images: ImageList
+  let extents: InstanceExtents
+  /// The image of the program itself: types defined there are preferred as
+  /// the object a cycle is shown from.
+  let program: LoadedImage?
   /// The name of the function at an address (a closure's), or nil.
   let functionName: (UInt) -> String?
   /// Largest block scanned for references, in bytes.
@@ -25,123 +34,72 @@ struct LeakGraphBuilder {
     var size: Int
   }
 
-  func build(_ found: [Block]) -> LeakGraph {
-    let sorted = found.sorted { $0.address < $1.address }
-    let starts = sorted.map(\.address)
-    let sizes = sorted.map(\.size)
-    let contents = sorted.map { block in
-      reflection.memory.bytes(at: block.address, count: min(block.size, maximumScan))
+  /// What the builder learnt about each leaked block, by address order.
+  struct Found {
+    var blocks: [Block]
+    var starts: [UInt]
+    var sizes: [Int]
+    var contents: [[UInt8]]
+    var layouts: [BlockLayout?]
+    /// For a side table of a leaked object: the object.
+    var sideTableOwner: [Int?]
+    /// Side tables whose object is gone (reached from a weak field).
+    var orphanSideTables: Set<Int>
+  }
+
+  func build(_ blocks: [Block]) -> LeakGraph {
+    let found = examine(blocks.sorted { $0.address < $1.address })
+    var graphIndex = [Int?](repeating: nil, count: found.blocks.count)
+    var described: [LeakedBlock] = []
+    for index in found.blocks.indices where found.sideTableOwner[index] == nil {
+      graphIndex[index] = described.count
+      described.append(describe(index, in: found))
     }
-    // Name each block; find the side tables of the objects.
-    var layouts = [BlockLayout?](repeating: nil, count: sorted.count)
-    var sideTableOwner = [Int?](repeating: nil, count: sorted.count)
-    for index in sorted.indices where contents[index].count >= 16 {
-      let metadata = Self.word(contents[index], 0)
-      guard RemoteReflection.isPlausibleAddress(metadata),
-        let layout = reflection.layout(metadata: metadata, instance: sorted[index].address)
-      else { continue }
-      layouts[index] = layout
-      if let table = Self.sideTable(refCounts: Self.word(contents[index], 8)),
-        let tableIndex = Self.index(of: table, in: starts, exact: true)
-      {
-        sideTableOwner[tableIndex] = index
-      }
-    }
-    // Blocks of the graph: every block but the side tables.
-    var graphIndex = [Int?](repeating: nil, count: sorted.count)
-    var blocks: [LeakedBlock] = []
-    for index in sorted.indices where sideTableOwner[index] == nil {
-      graphIndex[index] = blocks.count
-      blocks.append(describe(sorted[index], layout: layouts[index]))
-    }
-    for (table, owner) in sideTableOwner.enumerated() {
+    for (table, owner) in found.sideTableOwner.enumerated() {
       guard let owner, let ownerIndex = graphIndex[owner] else { continue }
-      blocks[ownerIndex].size += sorted[table].size
+      described[ownerIndex].size += found.sizes[table]
     }
     var edges: [LeakEdge] = []
-    for index in sorted.indices {
-      guard let from = graphIndex[index] else { continue }
-      var seen = Set<EdgeKey>()
-      forEachReference(in: contents[index], of: sorted[index], layout: layouts[index]) {
-        word, offset, role, label in
-        var target = word
-        var strength = ReferenceStrength.strong
-        var isConservative = false
-        switch role {
-        case .exact(.weak):
-          // The weak field holds the side table; the side table holds the object.
-          if let table = Self.index(of: word, in: starts, exact: true) {
-            target = Self.word(contents[table], 0)
-          } else {
-            guard let object = reflection.memory.word(at: word) else { return }
-            target = object
-          }
-          strength = .weak
-        case .exact(let exact): strength = exact
-        case .closureContext: break
-        case .conservative: isConservative = true
-        case .closureFunction: return
-        }
-        guard let targetIndex = Self.index(of: Self.normalised(target), in: starts, sizes: sizes),
-          let to = graphIndex[targetIndex]
-        else { return }
-        if to == from && isConservative { return }  // a block's pointers into itself
-        if case .exact = role, starts[targetIndex] != target { isConservative = true }
-        var closure: String?
-        if role == .closureContext, offset >= 8 {
-          closure = functionName(Self.word(contents[index], offset - 8)) ?? "closure"
-        }
-        let key = EdgeKey(to: to, label: label)
-        guard seen.insert(key).inserted else { return }
-        edges.append(
-          LeakEdge(
-            from: from, to: to, label: label, strength: strength, isConservative: isConservative,
-            closure: closure))
+    for index in found.blocks.indices {
+      guard let from = graphIndex[index], !found.orphanSideTables.contains(index) else { continue }
+      edges += self.edges(from: index, graphIndex: from, in: found, mapping: graphIndex)
+    }
+    return LeakGraph(blocks: described, edges: edges)
+  }
+
+  /// Reads every block, names the Swift ones and finds the side tables.
+  private func examine(_ blocks: [Block]) -> Found {
+    let starts = blocks.map(\.address)
+    var found = Found(
+      blocks: blocks, starts: starts, sizes: blocks.map(\.size),
+      contents: blocks.map { reflection.memory.bytes(at: $0.address, count: min($0.size, maximumScan)) },
+      layouts: Array(repeating: nil, count: blocks.count),
+      sideTableOwner: Array(repeating: nil, count: blocks.count), orphanSideTables: [])
+    for index in blocks.indices where found.contents[index].count >= 16 {
+      let metadata = Self.word(found.contents[index], 0)
+      guard RemoteReflection.isPlausibleAddress(metadata),
+        let layout = reflection.layout(metadata: metadata, instance: blocks[index].address)
+      else { continue }
+      found.layouts[index] = layout
+      if let table = Self.sideTable(refCounts: Self.word(found.contents[index], 8)),
+        let tableIndex = Self.index(of: table, in: starts, exact: true)
+      {
+        found.sideTableOwner[tableIndex] = index
       }
     }
-    return LeakGraph(blocks: blocks, edges: edges)
-  }
-
-  private struct EdgeKey: Hashable {
-    var to: Int
-    var label: String
-  }
-
-  private func describe(_ block: Block, layout: BlockLayout?) -> LeakedBlock {
-    guard let layout else {
-      return LeakedBlock(
-        address: block.address, size: block.size, kind: .mallocBlock, typeName: "malloc block")
-    }
-    let kind: LeakedBlock.Kind
-    switch layout.kind {
-    case .object: kind = .object
-    case .closureContext: kind = .closureContext
-    case .box: kind = .box
-    case .arrayStorage, .hashedStorage: kind = .collectionStorage
-    }
-    return LeakedBlock(
-      address: block.address, size: block.size, kind: kind, typeName: layout.typeName,
-      qualifiedTypeName: layout.kind == .object ? layout.qualifiedName : nil)
-  }
-
-  /// Calls `body` with every word of a block that may point somewhere:
-  /// the word, its offset, what it is to the field holding it, and a label.
-  private func forEachReference(
-    in bytes: [UInt8], of block: Block, layout: BlockLayout?,
-    _ body: (UInt, Int, FieldSlot.WordRole, String) -> Void
-  ) {
-    // A Swift object's header (metadata, reference counts) is not a reference.
-    var offset = layout == nil ? 0 : 16
-    while offset + 8 <= bytes.count {
-      let word = Self.word(bytes, offset)
-      defer { offset += 8 }
-      guard word >= 0x1_0000 else { continue }
-      if let (slot, role) = layout?.slot(at: offset) {
-        body(word, offset, role, slot.label.isEmpty ? "word \(offset / 8)" : slot.label)
-      } else {
-        body(word, offset, .conservative, "word \(offset / 8)")
+    // A weak field that holds a leaked block no leaked object owns: a side table of a dead object.
+    for index in blocks.indices {
+      guard let layout = found.layouts[index] else { continue }
+      for slot in layout.slots where slot.role == .reference(.weak) {
+        let word = Self.word(found.contents[index], slot.offset)
+        if let table = Self.index(of: word, in: starts, exact: true), found.sideTableOwner[table] == nil,
+          found.layouts[table] == nil
+        {
+          found.orphanSideTables.insert(table)
+        }
       }
     }
+    return found
   }
 
   // MARK: Words

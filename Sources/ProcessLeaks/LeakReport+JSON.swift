@@ -45,7 +45,7 @@ extension LeakReport {
       objects: Self.objects(of: graph),
       cycles: cycles.map { .init(root: $0.root, members: $0.members) },
       suppressed: suppressed.map {
-        .init(pattern: $0.pattern, reason: $0.reason, blocks: $0.blocks, bytes: $0.bytes)
+        .init(pattern: $0.pattern, reason: $0.reason, blocks: $0.blocks, bytes: $0.bytes, holds: $0.holds)
       },
       reachable: reachable.map(LeakDocument.Reachable.init),
       analysis: analysis)
@@ -60,7 +60,7 @@ extension LeakReport {
     return graph.blocks.enumerated().map { index, block in
       LeakDocument.Object(
         id: index, address: hex(block.address), size: block.size, kind: block.kind, type: block.typeName,
-        qualifiedType: block.qualifiedTypeName,
+        qualifiedType: block.qualifiedTypeName, programType: block.isProgramType,
         references: outgoing[index].map {
           .init(
             to: $0.to, label: $0.label, strength: $0.strength.rawValue, conservative: $0.isConservative,
@@ -115,6 +115,7 @@ struct LeakDocument: Encodable {
     var kind: LeakedBlock.Kind
     var type: String
     var qualifiedType: String?
+    var programType: Bool
     var references: [Reference]
   }
 
@@ -136,6 +137,7 @@ struct LeakDocument: Encodable {
     var reason: String?
     var blocks: Int
     var bytes: Int
+    var holds: [String]
   }
 
   struct Reachable: Encodable {

@@ -51,6 +51,9 @@ extension LeakReport {
       for rule in suppressed {
         let reason = rule.reason.map { " — \($0)" } ?? ""
         lines.append("   \(rule.pattern): \(rule.blocks) blocks, \(rule.bytes) B\(reason)")
+        if !rule.holds.isEmpty {
+          lines.append("      it holds, reported above: \(rule.holds.joined(separator: ", "))")
+        }
       }
     }
     return lines
@@ -137,7 +140,8 @@ private struct TreeDrawer {
         let back =
           !edge.keepsAlive
           ? "" : component[edge.to] == component[root.block] ? "CYCLE BACK TO " : "(shown above) "
-        lines.append(indent + prefix(of: edge) + back + "\(target)")
+        let closure = edge.closure.map { "\($0) → " } ?? ""
+        lines.append(indent + prefix(of: edge) + closure + back + "\(target)")
         continue
       }
       lines.append(indent + prefix(of: edge) + describe(edge, target: target))

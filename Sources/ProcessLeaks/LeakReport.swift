@@ -31,6 +31,9 @@ public struct LeakReport: Sendable {
     /// How many blocks it set aside, and their bytes.
     public var blocks: Int
     public var bytes: Int
+    /// The types of the reported blocks it holds (`Poller`): yours, leaked
+    /// because the library leaked.
+    public var holds: [String] = []
   }
 
   /// Builds the report of `graph`, after `suppressions`.
@@ -78,9 +81,11 @@ public struct LeakReport: Sendable {
       .sorted { $0.root < $1.root }
   }
 
-  /// The member a cycle is shown from: the class instance at the lowest
-  /// address (usually the first allocated), else the lowest block.
+  /// The member a cycle is shown from: an instance of one of the program's
+  /// own types, else any class instance, else any block; the lowest address
+  /// (usually the first allocated) among them.
   private static func rootOfCycle(_ members: [Int], in graph: LeakGraph) -> Int {
-    members.filter { graph.blocks[$0].kind == .object }.min() ?? members.min()!
+    members.filter { graph.blocks[$0].isProgramType }.min()
+      ?? members.filter { graph.blocks[$0].kind == .object }.min() ?? members.min()!
   }
 }

@@ -22,7 +22,7 @@ enum RuntimeCheck {
       return
     }
     guard let ours = ownRuntime else { return }
-    if sameFile(theirs.path, ours.path) { return }
+    if LeakAnalysis.sameFile(theirs.path, ours.path) { return }
     if let theirID = theirs.buildID, let ourID = ours.buildID, theirID == ourID { return }
     throw .differentRuntime(target: theirs.path, ours: ours.path)
   }
@@ -32,11 +32,4 @@ enum RuntimeCheck {
     guard let map = try? MemoryMap(pid: getpid()) else { return nil }
     return ImageList(map: map, memory: ProcessMemory.current).image(named: runtimeName)
   }()
-
-  private static func sameFile(_ left: String, _ right: String) -> Bool {
-    var a = stat()
-    var b = stat()
-    guard stat(left, &a) == 0, stat(right, &b) == 0 else { return left == right }
-    return a.st_dev == b.st_dev && a.st_ino == b.st_ino
-  }
 }

@@ -140,10 +140,16 @@ public struct Suppressions: Sendable, Hashable {
       moved.to = to
       return moved
     }
+    // Reported blocks a suppressed block holds.
+    var holds = [Set<String>](repeating: [], count: rules.count)
+    for edge in graph.edges where !kept[edge.from] && kept[edge.to] {
+      if let rule = owner[edge.from] { holds[rule].insert(graph.blocks[edge.to].typeName) }
+    }
     let suppressed = rules.indices.filter { counts[$0].blocks > 0 }.map {
       LeakReport.SuppressedLeaks(
         pattern: rules[$0].pattern, reason: rules[$0].reason, blocks: counts[$0].blocks,
-        bytes: counts[$0].bytes)
+        bytes: counts[$0].bytes,
+        holds: holds[$0].sorted())
     }
     return (LeakGraph(blocks: blocks, edges: edges), suppressed)
   }
