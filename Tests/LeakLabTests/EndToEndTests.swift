@@ -1,7 +1,7 @@
 import Foundation
 import LeakLab
-import LeakLabTerminal
 import Scenarios
+import TerminalAutomation
 import Testing
 import TextGrid
 
