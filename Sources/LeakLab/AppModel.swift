@@ -126,18 +126,11 @@ public final class AppModel {
       runCount += 1
       harness.open(scenario, mode: mode)
     case .goBack:
-      harness.window.goBack()
-      let stillShown = harness.openScreen.map { $0.parent != nil || $0.presentingScreen != nil } ?? false
-      if harness.openScenario != nil, !stillShown {
-        harness.close()
-        return [.scenarioClosed]
-      }
+      if harness.goBack() == .closed { return [.scenarioClosed] }
     case .runAction(let index):
       harness.runAction(at: index)
     case .tapAlertAction(let index):
-      if let title = harness.window.topAlert?.actions[safe: index]?.title {
-        harness.window.tapAlertAction(titled: title)
-      }
+      harness.tapAlertAction(at: index)
     }
     return []
   }
@@ -181,12 +174,6 @@ public final class AppModel {
       leaks: report.leaks, budgetIssues: report.budgetIssues, phone: harness.window.snapshot(),
       hasNewEvents: !inbox.isEmpty,
       openLeakSecond: report.openLeaks.isEmpty ? nil : report.time.components.seconds)
-  }
-}
-
-extension Array {
-  fileprivate subscript(safe index: Int) -> Element? {
-    indices.contains(index) ? self[index] : nil
   }
 }
 
