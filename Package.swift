@@ -29,10 +29,10 @@ let package = Package(
     // Time: the scheduler everything waits on, live or manual.
     .target(name: "LeakClock"),
     // "Should have deallocated" checks, lifetime budgets, the summary label.
-    .target(name: "LeakDetector", dependencies: ["LeakClock", "CLeakRuntime"]),
+    .target(name: "LeakDetector", dependencies: ["LeakClock", "CLeakRuntime"], exclude: ["README.md"]),
     .target(name: "CLeakRuntime"),
     // Retain paths, over the runtime's Remote Mirror library used in-process.
-    .target(name: "RetainGraph", dependencies: ["CRemoteMirror"]),
+    .target(name: "RetainGraph", dependencies: ["CRemoteMirror"], exclude: ["README.md"]),
     .target(
       name: "CRemoteMirror",
       linkerSettings: [.linkedLibrary("swiftRemoteMirror"), .linkedLibrary("dl")]

@@ -76,10 +76,9 @@ import TextGrid
 
   @Test func theReadmeKeyTableIsTheKeyMapsTable() throws {
     let readme = try String(
-      contentsOf: Snapshots.packageRoot.appendingPathComponent("Sources/LeakLab/README.md"), encoding: .utf8)
+      contentsOf: Snapshots.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
     #expect(
-      readme.contains(keyMap.markdownTable),
-      "update the table in Sources/LeakLab/README.md:\n\(keyMap.markdownTable)")
+      readme.contains(keyMap.markdownTable), "update the key table in README.md:\n\(keyMap.markdownTable)")
   }
 
   @Test func theReadmeScreenCaptureIsTheRecordedSnapshot() throws {
