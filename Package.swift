@@ -148,6 +148,7 @@ let package = Package(
       ],
       exclude: ["__Snapshots__"]
     ),
+    .testTarget(name: "TerminalAutomationTests", dependencies: ["TerminalAutomation", "TextGrid"]),
     .testTarget(
       name: "LeakLabTerminalTests",
       dependencies: ["LeakLabTerminal", "TerminalAutomation", "TextGrid", "LeakLabTestSupport"]

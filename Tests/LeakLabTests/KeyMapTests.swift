@@ -1,4 +1,5 @@
 import Foundation
+import LeakLabTestSupport
 import Testing
 import TextGrid
 
@@ -76,16 +77,16 @@ import TextGrid
 
   @Test func theReadmeKeyTableIsTheKeyMapsTable() throws {
     let readme = try String(
-      contentsOf: Snapshots.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+      contentsOf: packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
     #expect(
       readme.contains(keyMap.markdownTable), "update the key table in README.md:\n\(keyMap.markdownTable)")
   }
 
   @Test func theReadmeScreenCaptureIsTheRecordedSnapshot() throws {
     let readme = try String(
-      contentsOf: Snapshots.packageRoot.appendingPathComponent("Sources/LeakLab/README.md"), encoding: .utf8)
+      contentsOf: packageRoot.appendingPathComponent("Sources/LeakLab/README.md"), encoding: .utf8)
     let capture = try String(
-      contentsOf: Snapshots.directory.appendingPathComponent("readme-100x30.txt"), encoding: .utf8)
+      contentsOf: snapshotDirectory().appendingPathComponent("readme-100x30.txt"), encoding: .utf8)
     #expect(readme.contains(capture), "paste __Snapshots__/readme-100x30.txt into Sources/LeakLab/README.md")
   }
 }

@@ -1,4 +1,5 @@
 import LeakLabTerminal
+import LeakLabTestSupport
 import Testing
 import TextGrid
 
