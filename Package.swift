@@ -102,7 +102,7 @@ let package = Package(
     // `make bench`: release-build benchmarks, medians and ratios side by side.
     .executableTarget(
       name: "LeakLabBenchmarks",
-      dependencies: ["LeakClock", "LeakDetector", "RetainGraph"],
+      dependencies: ["LeakClock", "LeakDetector", "RetainGraph", "TextGrid"],
       path: "Tools/LeakLabBenchmarks"
     ),
 

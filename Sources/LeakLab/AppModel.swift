@@ -152,10 +152,7 @@ public final class AppModel {
     state.now = scheduler.now
     state.phone = harness.window.snapshot()
     state.report = harness.detector.report
-    for entry in LogEntry.entries(for: inbox.drain()) {
-      state.log.append(entry)
-    }
-    if state.log.count > AppState.logLimit { state.log.removeFirst(state.log.count - AppState.logLimit) }
+    state.appendToLog(LogEntry.entries(for: inbox.drain()))
     lastFingerprint = fingerprint()
   }
 
@@ -175,11 +172,4 @@ public final class AppModel {
       hasNewEvents: !inbox.isEmpty,
       openLeakSecond: report.openLeaks.isEmpty ? nil : report.time.components.seconds)
   }
-}
-
-extension AppModel {
-  /// `AppModel.State`, for code that reads like The Composable Architecture.
-  public typealias State = AppState
-  /// `AppModel.Action`, for code that reads like The Composable Architecture.
-  public typealias Action = AppAction
 }

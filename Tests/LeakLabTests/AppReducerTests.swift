@@ -122,6 +122,17 @@ import TextGrid
     expect(&state, .closeKeyPressed) { $0.explainedLeakIndex = nil }
   }
 
+  @Test mutating func theLogKeepsOnlyTheNewestEntries() {
+    let full = (1...AppState.logLimit).map { LogEntry(time: .seconds($0), kind: .action, text: "\($0)") }
+    state.appendToLog(full + full)
+    #expect(state.log == full)
+    expect(&state, .openKeyPressed, effects: [.open(id: "sample-closure", mode: .strong)]) {
+      $0.openScenario = OpenScenario(id: "sample-closure", mode: .strong)
+      $0.log =
+        Array(full.dropFirst()) + [LogEntry(time: .zero, kind: .opened, text: "Closure capture (strong)")]
+    }
+  }
+
   @Test mutating func qQuits() {
     expect(&state, .quitKeyPressed) { $0.isQuitRequested = true }
   }
