@@ -80,6 +80,13 @@ public final class ScenarioHarness {
   }
 
   /// Taps the shown alert's action at `index`; `false` if no alert is shown or it has no such action.
+  ///
+  /// The app's number keys tap alert actions by position, as a user sees them:
+  ///
+  /// ```swift
+  /// harness.runAction(at: 0)         // "Delete draft" shows the alert
+  /// harness.tapAlertAction(at: 1)    // its second action, "Delete"
+  /// ```
   @discardableResult
   public func tapAlertAction(at index: Int) -> Bool {
     guard let actions = window.topAlert?.actions, actions.indices.contains(index) else { return false }

@@ -93,6 +93,11 @@ public enum StepScriptParser {
   }
 
   /// The key names `key` accepts (case-insensitive), besides single characters.
+  ///
+  /// ```swift
+  /// StepScriptParser.keyNames["esc"]    // .escape
+  /// StepScriptParser.keyNames["space"]  // .character(" ")
+  /// ```
   public static let keyNames: [String: Key] = [
     "up": .up, "down": .down, "left": .left, "right": .right, "enter": .enter, "return": .enter,
     "esc": .escape, "escape": .escape, "backspace": .backspace, "tab": .tab, "space": .character(" "),

@@ -1,5 +1,4 @@
 import Foundation
-import LeakLabTestSupport
 import Testing
 import TextGrid
 
@@ -73,21 +72,6 @@ import TextGrid
     // `KeyMap.init` traps on a duplicate; the standard table's keys are all distinct.
     let keys = keyMap.bindings.flatMap(\.keys)
     #expect(Set(keys).count == keys.count)
-  }
-
-  @Test func theReadmeKeyTableIsTheKeyMapsTable() throws {
-    let readme = try String(
-      contentsOf: packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
-    #expect(
-      readme.contains(keyMap.markdownTable), "update the key table in README.md:\n\(keyMap.markdownTable)")
-  }
-
-  @Test func theReadmeScreenCaptureIsTheRecordedSnapshot() throws {
-    let readme = try String(
-      contentsOf: packageRoot.appendingPathComponent("Sources/LeakLab/README.md"), encoding: .utf8)
-    let capture = try String(
-      contentsOf: snapshotDirectory().appendingPathComponent("readme-100x30.txt"), encoding: .utf8)
-    #expect(readme.contains(capture), "paste __Snapshots__/readme-100x30.txt into Sources/LeakLab/README.md")
   }
 }
 
