@@ -7,7 +7,7 @@ import PackageDescription
 // Products are what other packages import: the libraries and `leaklab`.
 // Everything else (the app's own targets, tools for tests, the oracle and
 // benchmarks) is internal. Targets are grouped below: libraries, the app,
-// tools, tests. DESIGN.md has the direction of dependencies.
+// tools, tests. docs/architecture.md has the direction of dependencies.
 let package = Package(
   name: "LeakLab",
   platforms: [.macOS(.v15)],
