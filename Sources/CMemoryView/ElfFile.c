@@ -73,7 +73,7 @@ static void mv_readSymbols(MVElfFile *file, const Elf64_Shdr *sections, unsigned
     return;
   const Elf64_Sym *symbols = (const Elf64_Sym *)(file->base + table->sh_offset);
   size_t total = table->sh_size / sizeof(Elf64_Sym);
-  MVSymbol *found = malloc(total * sizeof(MVSymbol) + 1);
+  MVSymbol *found = calloc(total + 1, sizeof(MVSymbol));
   if (found == NULL) return;
   size_t count = 0;
   for (size_t entry = 0; entry < total; entry++) {
@@ -96,6 +96,9 @@ static void mv_readSymbols(MVElfFile *file, const Elf64_Shdr *sections, unsigned
     count++;
   }
   qsort(found, count, sizeof(MVSymbol), mv_compareSymbols);
+  // Shrunk to what was filled: no stale bytes left for a heap scan to misread.
+  MVSymbol *fitted = realloc(found, count * sizeof(MVSymbol) + 1);
+  if (fitted != NULL) found = fitted;
   free(file->symbols);
   file->symbols = found;
   file->count = count;

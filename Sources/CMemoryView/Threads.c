@@ -68,3 +68,14 @@ char *swift_demangle(const char *mangledName, size_t mangledNameLength, char *ou
                      size_t *outputBufferSize, uint32_t flags);
 
 char *mv_demangle(const char *mangled, size_t length) { return swift_demangle(mangled, length, NULL, NULL, 0); }
+
+// Weak: a program without Swift concurrency has neither.
+extern void *swift_task_getCurrent(void) __attribute__((weak));
+extern const void *const _swift_concurrency_debug_asyncTaskSlabMetadata __attribute__((weak));
+
+uintptr_t mv_currentTask(void) { return swift_task_getCurrent != NULL ? (uintptr_t)swift_task_getCurrent() : 0; }
+
+uintptr_t mv_taskSlabMetadata(void) {
+  return &_swift_concurrency_debug_asyncTaskSlabMetadata != NULL
+    ? (uintptr_t)_swift_concurrency_debug_asyncTaskSlabMetadata : 0;
+}

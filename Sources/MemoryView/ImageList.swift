@@ -12,8 +12,15 @@ public struct ImageList: Sendable {
   public init(map: MemoryMap, memory: some MemoryReading) {
     var images: [LoadedImage] = []
     var seen = Set<String>()
-    for region in map.regions where region.isFile && region.offset == 0 && !seen.contains(region.path) {
-      guard let image = Self.image(at: region.start, path: region.path, memory: memory) else { continue }
+    let regions = map.regions
+    for (index, region) in regions.enumerated()
+    where region.isFile && region.offset == 0 && !seen.contains(region.path) {
+      // A loaded image's first mapping is followed by more of the same file
+      // (its code); a file mapped whole to be read (a symbol reader's) is not.
+      guard index + 1 < regions.count, regions[index + 1].inode == region.inode,
+        regions[index + 1].path == region.path, regions[index + 1].offset > 0,
+        let image = Self.image(at: region.start, path: region.path, memory: memory)
+      else { continue }
       seen.insert(region.path)
       images.append(image)
     }

@@ -52,7 +52,7 @@ public final class MallocHeap: @unchecked Sendable {
   let starts: ScratchBuffer<UInt>
   let sizes: ScratchBuffer<UInt>
   let flags: ScratchBuffer<UInt8>
-  let index: BlockIndex
+  let blockIndex: BlockIndex
   /// What the walk found, and what it could not check.
   public let report: MallocReport
   /// The address ranges the heaps cover (block contents and malloc's own headers).
@@ -80,7 +80,7 @@ public final class MallocHeap: @unchecked Sendable {
     flags = walk.blockFlags
     report = walk.report
     heapRanges = walk.heapRanges
-    index = BlockIndex(starts: starts, sizes: sizes, regions: walk.heapRanges)
+    blockIndex = BlockIndex(starts: starts, sizes: sizes, regions: walk.heapRanges)
   }
 
   /// The number of live blocks.
@@ -97,7 +97,7 @@ public final class MallocHeap: @unchecked Sendable {
 
   /// The position of the live block whose memory contains `address` (a
   /// pointer to its start or into its middle), or nil.
-  public func index(containing address: UInt) -> Int? { index.lookUp(address) }
+  public func index(containing address: UInt) -> Int? { blockIndex.lookUp(address) }
 
   /// The live block whose memory contains `address`, or nil.
   public func block(containing address: UInt) -> MallocBlock? { index(containing: address).map { self[$0] } }
@@ -111,7 +111,7 @@ public final class MallocHeap: @unchecked Sendable {
 
   /// Bytes of scratch memory the block table and its index use.
   public var tableBytes: Int {
-    (starts.capacity + sizes.capacity) * 8 + flags.capacity + index.byteCount
+    (starts.capacity + sizes.capacity) * 8 + flags.capacity + blockIndex.byteCount
   }
 }
 

@@ -147,7 +147,14 @@ struct MallocWalk<Memory: MemoryReading> {
   private mutating func walk(_ heap: Heap) {
     let origin = heap.origin.rawValue
     if heap.origin == .mmapped {
-      guard let header = reader.word(at: heap.firstChunk + 8, limit: heap.end) else { return }
+      // Read again: it may have been unmapped since it was found.
+      guard let header = reader.word(at: heap.firstChunk + 8, limit: heap.end),
+        header & MallocLayout.flagBits == MallocLayout.isMapped,
+        header & ~MallocLayout.flagBits == heap.end - heap.firstChunk
+      else {
+        report.notes.append("the mmapped chunk at \(hex(heap.firstChunk)) changed while it was read")
+        return
+      }
       append(
         chunk: heap.firstChunk, size: header & ~MallocLayout.flagBits, flags: origin | ChunkFlag.inUse,
         keyWord: 0)

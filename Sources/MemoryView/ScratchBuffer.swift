@@ -56,6 +56,9 @@ final class ScratchBuffer<Element: BitwiseCopyable> {
 
   func removeAll() { count = 0 }
 
+  /// Keeps the first `newCount` elements.
+  func truncate(to newCount: Int) { count = min(count, max(0, newCount)) }
+
   func removeLast() -> Element {
     count -= 1
     return base![count]

@@ -119,7 +119,36 @@ public struct ThreadList: Sendable {
       }
       threads.append(thread)
     }
+    // A thread running user code has no stack pointer to read: find its
+    // stack by the TCB glibc keeps at the top, whose `tid` field names it.
+    if threads.contains(where: { $0.stackMapping == nil }) {
+      let stacks = Self.threadStacks(map: map, memory: memory)
+      for index in threads.indices where threads[index].stackMapping == nil {
+        guard let found = stacks[threads[index].id] else { continue }
+        threads[index].stackMapping = found.mapping
+        threads[index].threadPointer = threads[index].threadPointer ?? found.threadPointer
+      }
+    }
     self.threads = threads
+  }
+
+  /// glibc 2.36's `offsetof(struct pthread, tid)` (measured with gdb).
+  static let tidOffset: UInt = 0x2D0
+
+  /// Anonymous writable mappings with a thread control block at the top, by
+  /// the thread id the TCB records (0 for a thread that exited: glibc keeps
+  /// such stacks for reuse).
+  static func threadStacks(map: MemoryMap, memory: some MemoryReading) -> [pid_t: (
+    mapping: Range<UInt>, threadPointer: UInt
+  )] {
+    var stacks: [pid_t: (mapping: Range<UInt>, threadPointer: UInt)] = [:]
+    for region in map.regions where region.isAnonymous && region.isReadable && region.isWritable {
+      guard let pointer = findThreadPointer(in: region.range, memory: memory),
+        let word = memory.word(at: pointer + tidOffset)
+      else { continue }
+      stacks[pid_t(truncatingIfNeeded: word & 0xFFFF_FFFF)] = (region.range, pointer)
+    }
+    return stacks
   }
 
   /// The thread whose stack mapping contains `address`.

@@ -1,6 +1,7 @@
 #define _GNU_SOURCE
 #include "CMemoryViewTestSupport.h"
 
+#include <malloc.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -61,6 +62,8 @@ uintptr_t mvt_makeMappedChain(size_t size) {
   mvt_mappedChain = first;
   return (uintptr_t)third ^ MVT_MASK;
 }
+
+uintptr_t mvt_mappedChainAddress(void) { return (uintptr_t)mvt_mappedChain; }
 
 void mvt_freeMappedChain(void) {
   void **first = mvt_mappedChain;
@@ -195,3 +198,5 @@ void mvt_stopChurn(void) {
 uintptr_t mvt_makeUnreferenced(size_t size) { return (uintptr_t)calloc(1, size) ^ MVT_MASK; }
 
 void mvt_freeMasked(uintptr_t masked) { free((void *)(masked ^ MVT_MASK)); }
+
+void mvt_fixMmapThreshold(void) { mallopt(M_MMAP_THRESHOLD, 128 * 1024); }

@@ -65,6 +65,25 @@ import Testing
     #expect(symbol.address <= address && address < symbol.address + max(symbol.size, 1))
   }
 
+  @Test func aFileMappedWholeToReadItsSymbolsIsNotTakenForTheLoadedImage() throws {
+    let memory = ProcessMemory.current
+    let libcPath = try #require(
+      ImageList(map: try MemoryMap(pid: getpid()), memory: memory).image(named: "libc.so.6")
+    ).path
+    // The symbol reader maps the file once, read-only, somewhere in the address space.
+    _ = LoadedImage(
+      path: libcPath, base: 0, bias: 0, segments: [], writableRanges: [], threadLocalSize: 0,
+      threadLocalAlignment: 0
+    ).address(ofSymbol: "malloc")
+    let map = try MemoryMap(pid: getpid())
+    #expect(map.regions.filter { $0.path == libcPath && $0.offset == 0 }.count >= 2)
+    let libc = try #require(ImageList(map: map, memory: memory).image(named: "libc.so.6"))
+    let handle = try #require(dlopen("libc.so.6", RTLD_NOW | RTLD_NOLOAD))
+    defer { dlclose(handle) }
+    let function = try #require(dlsym(handle, "malloc_usable_size"))
+    #expect(libc.contains(UInt(bitPattern: function)))
+  }
+
   @Test func libcIsFoundWithItsWritableData() throws {
     let memory = ProcessMemory.current
     let images = ImageList(map: try MemoryMap(pid: getpid()), memory: memory)

@@ -103,6 +103,13 @@ pid_t mv_currentThreadID(void);
 void mv_forEachThreadLocalBlock(void (*body)(void *context, uintptr_t bias, uintptr_t block, size_t size),
                                 void *context);
 
+/// The Swift task running on the calling thread (its heap object), or 0.
+uintptr_t mv_currentTask(void);
+
+/// The metadata word that starts every slab of a task's allocator (where
+/// its async frames live), from the concurrency library's debug variables; 0 if unknown.
+uintptr_t mv_taskSlabMetadata(void);
+
 /// Demangles a Swift symbol name with the runtime's demangler; the result is
 /// malloc'd (free it), or NULL.
 char *mv_demangle(const char *mangled, size_t length);

@@ -36,6 +36,11 @@ void mvt_freeInteriorPointer(void);
 /// the next; the first held by `mvt_mappedChain`. Returns the masked last block.
 uintptr_t mvt_makeMappedChain(size_t size);
 void mvt_freeMappedChain(void);
+/// The first block of the chain (0 when none).
+uintptr_t mvt_mappedChainAddress(void);
+
+/// Fixes malloc's mmap threshold at 128 KiB (no dynamic raise after a free).
+void mvt_fixMmapThreshold(void);
 
 /// Starts a thread that allocates a block of `size` bytes, keeps it only in a
 /// local variable, and waits. Returns the masked block address and writes the

@@ -1,0 +1,263 @@
+/// Who points at whom in a process's memory: every word of every root and
+/// every live block that holds the address of (or into) a live block, found
+/// by one conservative scan and indexed backwards, so that "who points at
+/// this block?" and "what is the shortest chain of pointers from a root to
+/// it?" are answered without scanning again.
+///
+/// A conservative scan cannot tell a pointer from a number that looks like
+/// one, nor a live field from a stale copy; callers that know better (Swift
+/// metadata) filter the hops with `admit`.
+///
+/// Memory: 8 bytes per pointer found while scanning (released after), then
+/// 8 per pointer and 8 per block for the two indexes (backwards and
+/// forwards), 16 per root word; all in scratch mappings released with the graph.
+///
+/// ```swift
+/// let snapshot = try ProcessSnapshot()
+/// let graph = ReferenceGraph(snapshot: snapshot)
+/// if let block = snapshot.heap.index(containing: address),
+///   let path = graph.pathToRoot(from: block) {
+///   print(path.root.kind, path.blocks.count)
+/// }
+/// ```
+public final class ReferenceGraph: @unchecked Sendable {
+  // @unchecked: built in `init`, then only read.
+  public let snapshot: ProcessSnapshot
+  /// For each block, where its referrers start in `sources` (count + 1 entries).
+  private let offsets = ScratchBuffer<UInt32>()
+  private let sources = ScratchBuffer<UInt32>()
+  /// For each block, where its own pointers start in `targets` (count + 1 entries).
+  private let forwardOffsets = ScratchBuffer<UInt32>()
+  private let targets = ScratchBuffer<UInt32>()
+  /// Root words pointing at blocks, sorted by target: target, word address, root index.
+  private let rootTargets = ScratchBuffer<UInt32>()
+  private let rootAddresses = ScratchBuffer<UInt>()
+  private let rootIndices = ScratchBuffer<UInt32>()
+  /// The root kinds, indexed by `rootIndices` (ranges, then words, then blocks).
+  private var rootKinds: [RootKind] = []
+  /// Blocks that are roots themselves, with their kind's index.
+  private var rootBlocks: [Int: Int] = [:]
+  /// Pointers found: from blocks, and from roots.
+  public private(set) var blockReferenceCount = 0
+  public private(set) var rootReferenceCount = 0
+  /// Bytes of memory read.
+  public private(set) var bytesScanned = 0
+
+  /// How much Swift the scan assumes.
+  public struct Options: OptionSet, Sendable, Hashable {
+    public var rawValue: Int
+    public init(rawValue: Int) { self.rawValue = rawValue }
+
+    /// A Swift object with weak references to it has a side table (a malloc
+    /// block whose first word points back at the object), and a `weak var`
+    /// points at the side table: the side table's pointer back is not a
+    /// strong reference, so it is left out. Found from each block's second
+    /// word (the reference counts: top two bits set, table address shifted
+    /// right by 3) and confirmed by the table's first word.
+    public static let swiftSideTables = Options(rawValue: 1)
+
+    /// The default: everything above.
+    public static let `default`: Options = [.swiftSideTables]
+  }
+
+  /// Side tables found (objects with weak references to them).
+  public private(set) var sideTableCount = 0
+
+  /// Scans every root and every live block of `snapshot` once.
+  public init(snapshot: ProcessSnapshot, options: Options = .default) {
+    self.snapshot = snapshot
+    let heap = snapshot.heap
+    let scanner = WordScanner(heap: heap, memory: snapshot.memory)
+    // Roots.
+    // Targets carry `interiorBit` when the word points into the middle of the block.
+    var rootEdges: [(target: UInt32, address: UInt, root: UInt32)] = []
+    for range in snapshot.roots.ranges {
+      let root = UInt32(rootKinds.count)
+      rootKinds.append(range.kind)
+      bytesScanned += range.range.count
+      scanner.scan(range.range) { address, target, atStart in
+        rootEdges.append((UInt32(target) | (atStart ? 0 : Self.interiorBit), address, root))
+      }
+    }
+    for word in snapshot.roots.words {
+      let root = UInt32(rootKinds.count)
+      rootKinds.append(word.kind)
+      if let (target, atStart) = scanner.resolve(word.value) {
+        rootEdges.append((UInt32(target) | (atStart ? 0 : Self.interiorBit), 0, root))
+      }
+    }
+    for (index, kind) in snapshot.roots.blocks {
+      rootBlocks[index] = rootKinds.count
+      rootKinds.append(kind)
+    }
+    rootEdges.sort { $0.target & ~Self.interiorBit < $1.target & ~Self.interiorBit }
+    for edge in rootEdges {
+      rootTargets.append(edge.target)
+      rootAddresses.append(edge.address)
+      rootIndices.append(edge.root)
+    }
+    rootReferenceCount = rootEdges.count
+    // Blocks: every pointer as (source, target), then grouped by target.
+    let edges = ScratchBuffer<UInt64>()
+    var scanned = 0
+    // (side table address, object block) for objects whose counts point at a side table.
+    var sideTableCandidates: [(table: UInt, object: Int)] = []
+    scanner.scanBlocks { position in
+      guard !heap[position].isAllocatorInternal else { return false }
+      scanned += Int(heap.sizes[position])
+      return true
+    } secondWord: { position, counts in
+      if options.contains(.swiftSideTables), counts >> 62 == 3 {
+        sideTableCandidates.append(((counts & 0x3FFF_FFFF_FFFF_FFFF) << 3, position))
+      }
+    } _: { source, _, target, atStart in
+      if source != target {
+        edges.append(UInt64(source) << 32 | UInt64(target) | (atStart ? 0 : UInt64(Self.interiorBit)))
+      }
+    }
+    bytesScanned += scanned
+    let sideTables = Self.confirmSideTables(sideTableCandidates, heap: heap, memory: snapshot.memory)
+    sideTableCount = sideTables.count
+    if !sideTables.isEmpty {
+      // Drop each side table's pointer back at its object.
+      let tables = BlockSet(count: heap.count)
+      for pair in sideTables { tables.insert(Int(pair >> 32)) }
+      var kept = 0
+      for position in 0..<edges.count {
+        let edge = edges[position]
+        if tables.contains(Int(edge >> 32)), sideTables.contains(edge & ~UInt64(Self.interiorBit)) {
+          continue
+        }
+        edges[kept] = edge
+        kept += 1
+      }
+      edges.truncate(to: kept)
+    }
+    blockReferenceCount = edges.count
+    // Forwards: the edges are in source order already.
+    forwardOffsets.fill(0, count: heap.count + 1)
+    targets.reserve(edges.count)
+    for position in 0..<edges.count {
+      let edge = edges[position]
+      forwardOffsets[Int(edge >> 32) + 1] += 1
+      targets.append(UInt32(edge & 0xFFFF_FFFF))  // with the interior bit
+    }
+    for position in 0..<heap.count { forwardOffsets[position + 1] += forwardOffsets[position] }
+    offsets.fill(0, count: heap.count + 1)
+    for position in 0..<edges.count { offsets[Int(edges[position] & Self.targetMask) + 1] += 1 }
+    for position in 0..<heap.count { offsets[position + 1] += offsets[position] }
+    sources.fill(0, count: edges.count)
+    let cursor = ScratchBuffer<UInt32>()
+    cursor.fill(0, count: heap.count)
+    for position in 0..<edges.count {
+      let edge = edges[position]
+      let target = Int(edge & Self.targetMask)
+      let interior = edge & UInt64(Self.interiorBit) != 0 ? Self.interiorBit : 0
+      sources[Int(offsets[target] + cursor[target])] = UInt32(edge >> 32) | interior
+      cursor[target] += 1
+    }
+  }
+
+  /// Set on a stored block position when the pointer points into the middle of the block.
+  static let interiorBit: UInt32 = 1 << 31
+  static let targetMask: UInt64 = 0x7FFF_FFFF
+
+  /// The blocks that hold a pointer into block `index` (each once); with
+  /// `startsOnly`, only those that point at its start.
+  public func referringBlocks(of index: Int, startsOnly: Bool = false) -> [Int] {
+    var result: [Int] = []
+    for position in Int(offsets[index])..<Int(offsets[index + 1]) {
+      let entry = sources[position]
+      if startsOnly && entry & Self.interiorBit != 0 { continue }
+      let source = Int(entry & ~Self.interiorBit)
+      if result.last != source { result.append(source) }
+    }
+    return result
+  }
+
+  /// The blocks that block `index` holds a pointer into (each once).
+  public func referencedBlocks(from index: Int) -> [Int] {
+    var result: [Int] = []
+    var seen = Set<Int>()
+    for position in Int(forwardOffsets[index])..<Int(forwardOffsets[index + 1]) {
+      let target = Int(targets[position] & ~Self.interiorBit)
+      if seen.insert(target).inserted { result.append(target) }
+    }
+    return result
+  }
+
+  /// Marks every block reachable from the roots, following every pointer
+  /// found (a conservative mark): what is not marked is unreachable, leaked.
+  public func reachableFromRoots() -> BlockSet {
+    let marked = BlockSet(count: snapshot.heap.count)
+    let stack = ScratchBuffer<UInt32>()
+    func push(_ block: Int) {
+      if marked.insert(block) { stack.append(UInt32(block)) }
+    }
+    for position in 0..<rootTargets.count { push(Int(rootTargets[position] & ~Self.interiorBit)) }
+    for block in rootBlocks.keys { push(block) }
+    while stack.count > 0 {
+      let block = Int(stack.removeLast())
+      for position in Int(forwardOffsets[block])..<Int(forwardOffsets[block + 1]) {
+        push(Int(targets[position] & ~Self.interiorBit))
+      }
+    }
+    return marked
+  }
+
+  /// The root words that point into block `index`, and whether the block is
+  /// a root itself; with `startsOnly`, only words that point at its start.
+  public func roots(of index: Int, startsOnly: Bool = false) -> [RootReference] {
+    var result: [RootReference] = []
+    if let root = rootBlocks[index] { result.append(RootReference(kind: rootKinds[root], wordAddress: 0)) }
+    var low = 0
+    var high = rootTargets.count
+    while low < high {
+      let middle = (low + high) / 2
+      if Int(rootTargets[middle] & ~Self.interiorBit) < index { low = middle + 1 } else { high = middle }
+    }
+    while low < rootTargets.count, Int(rootTargets[low] & ~Self.interiorBit) == index {
+      if !startsOnly || rootTargets[low] & Self.interiorBit == 0 {
+        result.append(RootReference(kind: rootKinds[Int(rootIndices[low])], wordAddress: rootAddresses[low]))
+      }
+      low += 1
+    }
+    return result
+  }
+
+  /// The (side table block << 32 | object block) pairs whose side table's
+  /// first word points back at the object.
+  private static func confirmSideTables(
+    _ candidates: [(table: UInt, object: Int)], heap: MallocHeap, memory: ProcessMemory
+  ) -> Set<UInt64> {
+    guard !candidates.isEmpty else { return [] }
+    let backPointers = memory.words(at: candidates.map(\.table))
+    var pairs = Set<UInt64>()
+    for (candidate, back) in zip(candidates, backPointers) {
+      guard let back, back == heap.starts[candidate.object],
+        let table = heap.index(containing: candidate.table),
+        heap.starts[table] == candidate.table
+      else { continue }
+      pairs.insert(UInt64(table) << 32 | UInt64(candidate.object))
+    }
+    return pairs
+  }
+
+  /// Whether block `index` is a root itself.
+  public func isRootBlock(_ index: Int) -> Bool { rootBlocks[index] != nil }
+
+  /// Bytes of scratch memory the graph's tables use.
+  public var tableBytes: Int {
+    (offsets.capacity + sources.capacity + forwardOffsets.capacity + targets.capacity + rootTargets.capacity
+      + rootIndices.capacity) * 4
+      + rootAddresses.capacity * 8
+  }
+}
+
+/// A root word that points into a block.
+public struct RootReference: Sendable, Hashable {
+  /// What kind of root holds the word.
+  public var kind: RootKind
+  /// Where the word is (0 for a register or a block that is a root itself).
+  public var wordAddress: UInt
+}
