@@ -54,7 +54,8 @@ let package = Package(
       name: "CProcessLeaks",
       dependencies: ["CRemoteMirror", "CMemoryView"],
       linkerSettings: [
-        .linkedLibrary("swiftRemoteMirror"), .linkedLibrary("unwind-ptrace"), .linkedLibrary("unwind-generic"),
+        .linkedLibrary("swiftRemoteMirror"), .linkedLibrary("unwind-ptrace"),
+        .linkedLibrary("unwind-generic"),
         .linkedLibrary("unwind"), .linkedLibrary("lzma"),
       ]
     ),

@@ -81,6 +81,15 @@ struct ConservativeMark {
     for word in words { reach(word, from: -1, rootAddress: 0) }
   }
 
+  /// Marks blocks that are roots themselves (dynamic TLS blocks).
+  mutating func markRootBlocks(_ blocks: [Int]) {
+    for index in blocks where !marked[index] {
+      marked[index] = true
+      rootWord[index] = 0
+      queue.append(Int32(index))
+    }
+  }
+
   // MARK: Blocks
 
   @inline(__always)

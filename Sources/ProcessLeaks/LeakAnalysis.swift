@@ -8,11 +8,11 @@ import RetainGraph
 /// What a stopped process leaked: its heap's blocks that nothing reachable
 /// points to, named and linked.
 ///
-/// The roots are every writable mapping that is not the malloc heap (the
-/// images' globals, thread-local storage, memory the program mapped itself),
-/// the live part of every thread's stack and every thread's registers. A
-/// conservative mark from them reaches what the program can still use; the
-/// rest leaked. Nothing is written to the process.
+/// The roots are MemoryView's (the images' globals, thread-local storage,
+/// memory the program mapped itself, every thread's registers), with each
+/// thread's stack cut to what ``StackRoots`` says is live. A conservative
+/// mark from them reaches what the program can still use; the rest leaked.
+/// Nothing is written to the process.
 ///
 /// ```swift
 /// let process = try TracedProcess.launch(path, arguments: [])
@@ -37,35 +37,33 @@ public struct LeakAnalysis: Sendable {
     let clock = ContinuousClock()
     let start = clock.now
     let pid = process.pid
-    let memory = ProcessMemory(pid: pid)
+    // MemoryView: the mappings, images, threads, malloc blocks and roots.
     let map: MemoryMap
     do {
       map = try MemoryMap(pid: pid)
     } catch {
       throw .system("cannot read the mappings of process \(pid)", detail: error.description)
     }
-    let images = ImageList(map: map, memory: memory)
-    try RuntimeCheck.verify(images: images, executable: Self.executable(pid: pid))
-    let heap: MallocHeap
+    try RuntimeCheck.verify(
+      images: ImageList(map: map, memory: ProcessMemory(pid: pid)), executable: Self.executable(pid: pid))
+    let snapshot: ProcessSnapshot
     do {
-      heap = try MallocHeap(memory: memory, map: map, images: images)
+      snapshot = try ProcessSnapshot(pid: pid, registers: process.threads.compactMap(\.memoryViewRegisters))
     } catch {
-      throw .system("cannot walk the malloc heap of process \(pid)", detail: error.description)
+      throw .system("cannot read process \(pid)", detail: error.description)
     }
-    let registers = process.threads.compactMap(\.memoryViewRegisters)
-    let threads = ThreadList(pid: pid, map: map, memory: memory, registers: registers)
+    let (memory, images, heap) = (snapshot.memory, snapshot.images, snapshot.heap)
     let extents = InstanceExtents(memory: memory, images: images, heapRanges: heap.heapRanges)
     var mark = ConservativeMark(heap: heap, memory: memory, extents: extents)
+    let stackRoots = StackRoots(map: snapshot.map, images: images)
     let stopped = Dictionary(process.threads.map { ($0.thread, $0) }, uniquingKeysWith: { first, _ in first })
-    let stackRoots = StackRoots(map: map, images: images)
-    let frames = Dictionary(
-      uniqueKeysWithValues: process.threads.map { ($0.thread, process.callStack(of: $0.thread)) })
-    for range in Self.rootRanges(
-      map: map, heap: heap, threads: threads, stackRoots: stackRoots, stopped: stopped, frames: frames)
+    for range in stackRoots.rootRanges(
+      snapshot.roots, threads: snapshot.threads, process: process, stopped: stopped)
     {
       mark.scanRoot(range)
     }
-    mark.scanRootWords(process.threads.flatMap(\.words))
+    mark.scanRootWords(snapshot.roots.words.map(\.value))
+    mark.markRootBlocks(snapshot.roots.blocks.map(\.index))
     mark.drain()
 
     guard let reflection = RemoteReflection(pid: pid) else {
@@ -86,7 +84,8 @@ public struct LeakAnalysis: Sendable {
       reachableTypes.isEmpty
       ? []
       : ReachablePaths(
-        heap: heap, mark: mark, reflection: reflection, images: images, threads: threads, map: map
+        heap: heap, mark: mark, reflection: reflection, images: images, threads: snapshot.threads,
+        map: snapshot.map
       ).instances(matching: reachableTypes)
     let elapsed = clock.now - start
     var usage = rusage()
@@ -95,45 +94,6 @@ public struct LeakAnalysis: Sendable {
       heapBlocks: heap.count, heapBytes: Int(heap.liveBytes), rootBytes: mark.rootBytes,
       milliseconds: Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15,
       peakMemoryBytes: Int(usage.ru_maxrss) * 1024)
-  }
-
-  /// Every readable, writable mapping outside the malloc heap, with thread
-  /// stacks cut to their roots (``StackRoots``).
-  static func rootRanges(
-    map: MemoryMap, heap: MallocHeap, threads: ThreadList, stackRoots: StackRoots,
-    stopped: [Int32: StoppedThread],
-    frames: [Int32: [StackFrame]]
-  ) -> [Range<UInt>] {
-    var stacks: [Range<UInt>: [Range<UInt>]] = [:]
-    for thread in threads.threads {
-      guard let mapping = thread.stackMapping else { continue }
-      stacks[mapping] =
-        stackRoots.roots(of: thread, stopped: stopped[thread.id], frames: frames[thread.id] ?? []).ranges
-    }
-    var ranges: [Range<UInt>] = []
-    for region in map.regions where region.isReadable && region.isWritable {
-      if let live = stacks[region.range] {
-        ranges += live
-        continue
-      }
-      ranges += subtracting(heap.heapRanges, from: region.range)
-    }
-    return ranges
-  }
-
-  /// `range` without the parts covered by `holes`.
-  static func subtracting(_ holes: [Range<UInt>], from range: Range<UInt>) -> [Range<UInt>] {
-    var pieces = [range]
-    for hole in holes where hole.overlaps(range) {
-      pieces = pieces.flatMap { piece -> [Range<UInt>] in
-        guard hole.overlaps(piece) else { return [piece] }
-        var parts: [Range<UInt>] = []
-        if piece.lowerBound < hole.lowerBound { parts.append(piece.lowerBound..<hole.lowerBound) }
-        if hole.upperBound < piece.upperBound { parts.append(hole.upperBound..<piece.upperBound) }
-        return parts
-      }
-    }
-    return pieces
   }
 
   static func sameFile(_ left: String, _ right: String) -> Bool {

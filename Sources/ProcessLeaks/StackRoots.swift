@@ -53,6 +53,43 @@ struct StackRoots {
     return ([outermost..<mapping.upperBound], true)
   }
 
+  /// `roots` with every stopped thread's stack range replaced by its roots
+  /// here, and its TLS range kept above its stack pointer (a static TLS size
+  /// larger than the real one would reach into the dead part of the stack).
+  func rootRanges(
+    _ roots: RootSet, threads: ThreadList, process: TracedProcess, stopped: [Int32: StoppedThread]
+  ) -> [Range<UInt>] {
+    var ranges: [Range<UInt>] = []
+    var replaced = Set<Int32>()
+    for root in roots.ranges {
+      switch root.kind {
+      case .stack(let id, _):
+        guard let thread = threads.threads.first(where: { $0.id == id }), let registers = stopped[id] else {
+          ranges.append(root.range)
+          continue
+        }
+        if replaced.insert(id).inserted {
+          ranges += self.roots(of: thread, stopped: registers, frames: process.callStack(of: id)).ranges
+        }
+      case .threadLocal(let id, _):
+        guard let low = stopped[id].flatMap(liveLow), root.range.contains(low) else {
+          ranges.append(root.range)
+          continue
+        }
+        ranges.append(low..<root.range.upperBound)
+      default:
+        ranges.append(root.range)
+      }
+    }
+    return ranges
+  }
+
+  /// The lowest live stack address of a stopped thread (see ``roots(of:stopped:frames:)``).
+  private func liveLow(_ stopped: StoppedThread) -> UInt? {
+    guard let stackPointer = stopped.stackPointer else { return nil }
+    return (stopped.isInSystemCall ? stackPointer : stackPointer &- 128) & ~7
+  }
+
   private static func contains(_ ranges: [Range<UInt>], _ address: UInt) -> Bool {
     ranges.contains { $0.contains(address) }
   }
