@@ -151,6 +151,10 @@ struct ConservativeMark {
         return
       }
     }
+    // A C string is text, and what follows it malloc's slack.
+    if let text = InstanceExtents.cStringExtent(bytes, count: count) {
+      words = min(words, text / 8)
+    }
     // A class instance ends where its metadata says: the rest is malloc's slack.
     if words >= 2,
       let limit = extents.scanLimit(metadata: bytes.load(as: UInt.self), bytes: bytes, count: count)

@@ -94,6 +94,30 @@ final class InstanceExtents {
     return .fixed(Int(size))
   }
 
+  /// The bytes of a block that hold a C string (`strdup`): at least eight
+  /// printable characters from its start, a NUL, and a usable size that
+  /// malloc gives to exactly that many bytes. The rest is malloc's slack:
+  /// measured, a queue label's slack held a stale pointer to a leaked view.
+  /// A struct that begins with an inline name of eight or more characters
+  /// and fits the same size would be cut short too (no such case found).
+  static func cStringExtent(_ bytes: UnsafeRawPointer, count: Int) -> Int? {
+    guard count >= 16 else { return nil }
+    var end = 0
+    while end < count {
+      let byte = bytes.load(fromByteOffset: end, as: UInt8.self)
+      if byte == 0 { break }
+      guard (0x20...0x7E).contains(byte) || byte == 0x09 || byte >= 0x80 else { return nil }
+      end += 1
+    }
+    guard end >= 8, end < count, usableSize(requested: end + 1) == count else { return nil }
+    return end + 1
+  }
+
+  /// The usable size glibc's malloc gives a request of `requested` bytes on x86_64.
+  static func usableSize(requested: Int) -> Int {
+    max(32, (requested + 8 + 15) & ~15) - 8
+  }
+
   /// The name in a type context descriptor (a relative pointer at offset 8).
   private func descriptorName(_ descriptor: UInt) -> String? {
     guard let relative = memory.uint32(at: descriptor + 8) else { return nil }

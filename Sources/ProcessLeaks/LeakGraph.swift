@@ -36,6 +36,8 @@ public struct LeakedBlock: Sendable, Hashable, CustomStringConvertible {
   /// Whether the type is defined in the program itself (its metadata lies in
   /// the executable), not in a library.
   public var isProgramType = false
+  /// Malloc blocks counted in this one: its weak-reference side table.
+  public var foldedBlocks = 0
 
   /// Creates the description of a leaked block.
   public init(address: UInt, size: Int, kind: Kind, typeName: String, qualifiedTypeName: String? = nil) {

@@ -54,6 +54,11 @@ extension LeakGraphBuilder {
       }
       limit = min(limit, extent ?? limit)
     }
+    if layout == nil,
+      let text = bytes.withUnsafeBytes({ InstanceExtents.cStringExtent($0.baseAddress!, count: bytes.count) })
+    {
+      limit = min(limit, text)
+    }
     var edges: [LeakEdge] = []
     var seen = Set<EdgeKey>()
     // A Swift object's header (metadata, reference counts) is not a reference.

@@ -58,6 +58,7 @@ struct LeakGraphBuilder {
     for (table, owner) in found.sideTableOwner.enumerated() {
       guard let owner, let ownerIndex = graphIndex[owner] else { continue }
       described[ownerIndex].size += found.sizes[table]
+      described[ownerIndex].foldedBlocks += 1
     }
     var edges: [LeakEdge] = []
     for index in found.blocks.indices {

@@ -40,7 +40,8 @@ extension LeakReport {
       schema: 1,
       process: .init(process),
       summary: .init(
-        leakedObjects: leakedBlocks, leakedBytes: leakedBytes, retainCycles: cycles.count,
+        leakedObjects: leakedBlocks, leakedBytes: leakedBytes, leakedHeapBlocks: leakedHeapBlocks,
+        retainCycles: cycles.count,
         suppressedBlocks: suppressed.reduce(0) { $0 + $1.blocks }),
       objects: Self.objects(of: graph),
       cycles: cycles.map { .init(root: $0.root, members: $0.members) },
@@ -104,6 +105,7 @@ struct LeakDocument: Encodable {
   struct Summary: Encodable {
     var leakedObjects: Int
     var leakedBytes: Int
+    var leakedHeapBlocks: Int
     var retainCycles: Int
     var suppressedBlocks: Int
   }

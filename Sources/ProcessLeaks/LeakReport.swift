@@ -50,6 +50,8 @@ public struct LeakReport: Sendable {
   public var leakedBlocks: Int { graph.blocks.count }
   /// Their bytes.
   public var leakedBytes: Int { graph.blocks.reduce(0) { $0 + $1.size } }
+  /// The malloc blocks they are made of (an object and its side table are two).
+  public var leakedHeapBlocks: Int { graph.blocks.reduce(0) { $0 + 1 + $1.foldedBlocks } }
   /// Whether anything is reported.
   public var hasLeaks: Bool { !graph.blocks.isEmpty }
 

@@ -15,7 +15,7 @@ struct LeakLabCommand: ParsableCommand {
     version: LeakLabVersion.current,
     subcommands: [
       App.self, ListCommand.self, CheckCommand.self, Explain.self, Run.self, OracleCommand.self,
-      LeaksCommand.self,
+      LeaksCommand.self, LeaksOracleCommand.self,
     ],
     defaultSubcommand: App.self
   )
