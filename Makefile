@@ -6,7 +6,7 @@ SWIFT ?= swift
 BUILD_FLAGS ?=
 LINT_PATHS := Package.swift Sources Tools Tests Scenarios
 
-.PHONY: run test oracle lint format bench deps build clean
+.PHONY: run test oracle leaks-oracle lint format bench deps build clean
 
 ## run: build and start the leaklab terminal app
 run: deps
@@ -20,19 +20,38 @@ TERMINAL_SCRIPTS := Scenarios/Scripts/closure-capture.strong.leaklab \
 	Scenarios/Scripts/alert-action-capture.strong.leaklab \
 	Scenarios/Scripts/notification-observer.weak.leaklab
 
-## test: build and run every test (unit, snapshot, end to end), then the step scripts
+# The test bundle runs under `leaklab leaks` (what `swift test --skip-build`
+# runs: the XCTest tests, then the Swift Testing tests): the tests' own
+# results decide first; then a leak of any of LeakLab's library types fails
+# the run. Leaks the tests make on purpose are named in Tests/deliberate-leaks.supp.
+OWN_TYPES := $(foreach module,LeakDetector LeakClock RetainGraph LeakTesting MemoryView ProcessLeaks \
+	MemcheckOracle TextGrid StepScripts LeakLab LeakLabTerminal TerminalAutomation,--gate '$(module).*')
+TEST_BUNDLE = "$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/LeakLabPackageTests.xctest"
+LEAKS = "$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/leaklab" leaks \
+	--suppressions Tests/deliberate-leaks.supp $(OWN_TYPES)
+
+## test: build and run every test (unit, snapshot, end to end) under `leaklab leaks`, then the step scripts
 test: deps
 	$(SWIFT) build $(BUILD_FLAGS) --build-tests
-	$(SWIFT) test $(BUILD_FLAGS) --skip-build
+	$(LEAKS) --output .build/leaks-xctest.txt -- $(TEST_BUNDLE) || { cat .build/leaks-xctest.txt; exit 1; }
+	$(LEAKS) --output .build/leaks-swift-testing.txt -- $(TEST_BUNDLE) --testing-library swift-testing \
+		|| { cat .build/leaks-swift-testing.txt; exit 1; }
+	@grep -h "leaked object" .build/leaks-xctest.txt .build/leaks-swift-testing.txt
 	"$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/leaklab" run Scenarios/Scripts/*.leaklab
 	"$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/leaklab" run --terminal $(TERMINAL_SCRIPTS)
 	"$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/leaklab" oracle
+	"$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/leaklab" leaks-oracle
 
 ## oracle: check every scenario's verdict against valgrind memcheck (debug build)
 oracle: deps
 	$(SWIFT) build $(BUILD_FLAGS) --product leaklab
 	$(SWIFT) build $(BUILD_FLAGS) --product LeakLabProbe
 	"$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/leaklab" oracle $(ARGS)
+
+## leaks-oracle: check `leaklab leaks` against valgrind memcheck (ARGS=--catalogue adds the catalogue)
+leaks-oracle: deps
+	$(SWIFT) build $(BUILD_FLAGS)
+	"$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/leaklab" leaks-oracle $(ARGS)
 
 ## lint: check formatting with the toolchain's swift-format
 lint:

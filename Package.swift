@@ -152,7 +152,8 @@ let package = Package(
     // Hand-built C structures for the MemoryView tests (lists, trees, blocks on other threads).
     .target(name: "CMemoryViewTestSupport", path: "Tests/CMemoryViewTestSupport"),
     .testTarget(name: "MemoryViewTests", dependencies: ["MemoryView", "CMemoryViewTestSupport"]),
-    .testTarget(name: "ProcessLeaksTests", dependencies: ["ProcessLeaks", "LeakLabTestSupport"]),
+    .testTarget(
+      name: "ProcessLeaksTests", dependencies: ["ProcessLeaks", "LeakLab", "Scenarios", "LeakLabTestSupport"]),
     .testTarget(
       name: "LeakTestingTests",
       dependencies: ["LeakTesting", "LeakDetector", "LeakClock", "ScreenKit", "LeakLabTestSupport"]

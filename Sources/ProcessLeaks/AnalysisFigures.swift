@@ -14,6 +14,12 @@ public struct AnalysisFigures: Sendable, Hashable, Encodable {
   public var milliseconds: Double
   /// Memory the analysis itself allocated at its peak (bytes), when measured.
   public var peakMemoryBytes: Int?
+  /// What the heap walk could not check (empty when it walked every heap to
+  /// its end and read every free list): a leak report is only as sure as this.
+  public var heapWalkNotes: [String] = []
+  /// Arenas whose free lists were read, and malloc heaps walked.
+  public var arenasFound = 0
+  public var heapsWalked = 0
 
   /// Creates figures.
   public init(

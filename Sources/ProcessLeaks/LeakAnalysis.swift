@@ -94,6 +94,9 @@ public struct LeakAnalysis: Sendable {
       heapBlocks: heap.count, heapBytes: Int(heap.liveBytes), rootBytes: mark.rootBytes,
       milliseconds: Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15,
       peakMemoryBytes: Int(usage.ru_maxrss) * 1024)
+    figures.heapWalkNotes = heap.report.notes
+    figures.arenasFound = heap.report.arenasFound
+    figures.heapsWalked = heap.report.mainHeaps + heap.report.arenaHeaps
   }
 
   static func sameFile(_ left: String, _ right: String) -> Bool {

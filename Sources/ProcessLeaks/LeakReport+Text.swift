@@ -33,13 +33,28 @@ extension LeakReport {
     var lines = [summary]
     var drawer = TreeDrawer(report: self, limits: limits)
     let trees = drawer.roots()
+    // Trees that read the same but for addresses are drawn once, with a count.
+    var drawnTrees: [(lines: [String], key: [String], count: Int)] = []
     for (number, root) in trees.enumerated() {
       if number == limits.trees {
-        lines += ["", "… \(trees.count - number) more leak roots (see --json)"]
+        drawnTrees.append((["… \(trees.count - number) more leak roots (see --json)"], [], 1))
         break
       }
+      // A root already drawn inside an earlier tree (a cycle held by another) is not drawn again.
+      if drawer.drawn[root.block] { continue }
+      let tree = drawer.draw(root)
+      let key = tree.map(Self.withoutAddresses)
+      if let same = drawnTrees.firstIndex(where: { $0.key == key }) {
+        drawnTrees[same].count += 1
+      } else {
+        drawnTrees.append((tree, key, 1))
+      }
+    }
+    for tree in drawnTrees {
       lines.append("")
-      lines += drawer.draw(root)
+      var treeLines = tree.lines
+      if tree.count > 1 { treeLines[0] += "  (and \(tree.count - 1) more like it)" }
+      lines += treeLines
     }
     let rest = graph.blocks.indices.filter { !drawer.drawn[$0] }
     if !rest.isEmpty {
@@ -57,6 +72,11 @@ extension LeakReport {
       }
     }
     return lines
+  }
+
+  /// A line with every `0x…` address blanked.
+  static func withoutAddresses(_ line: String) -> String {
+    line.replacing(/0x[0-9a-f]+/, with: "0x…")
   }
 
   /// `   3 × malloc block   96 B`, largest total first.

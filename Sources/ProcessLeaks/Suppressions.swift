@@ -1,14 +1,18 @@
-/// Known leaks to leave out of a report: leaks of libraries you cannot fix.
+/// Known leaks to leave out of a report: leaks of libraries you cannot fix,
+/// leaks a program makes on purpose.
 ///
 /// A rule names a type pattern (`*` and `?` wildcards) matched against the
-/// qualified and the plain type name of each leaked block. A matched block is
-/// set aside with what only it holds: C blocks, closure contexts, storage,
-/// and class instances of its own module. Class instances of other modules
-/// that it holds stay in the report: a library's leak takes its library's
-/// objects with it, never yours.
+/// qualified and the plain type name of each leaked block.
+/// - `type PATTERN` (a library's leak): a matched block is set aside with
+///   what only it holds — C blocks, closure contexts, storage, and class
+///   instances of its own module. Class instances of other modules that it
+///   holds stay in the report: a library's leak takes its library's objects
+///   with it, never yours.
+/// - `tree PATTERN` (a leak made on purpose): a matched block is set aside
+///   with everything it holds, whatever the module.
 ///
-/// The file format: one rule a line, `type PATTERN`; `#` starts a comment,
-/// and the comment lines right above a rule say why it exists.
+/// The file format: one rule a line; `#` starts a comment, and the comment
+/// lines above a group of rules (up to a blank line) say why they exist.
 ///
 /// ```swift
 /// let suppressions = try Suppressions.parse("""
@@ -24,11 +28,15 @@ public struct Suppressions: Sendable, Hashable {
     public var pattern: String
     /// Why the rule exists.
     public var reason: String?
+    /// Whether everything a matched block holds goes with it (`tree`), or
+    /// only what belongs to its module (`type`).
+    public var takesWholeTree: Bool
 
     /// Creates a rule.
-    public init(pattern: String, reason: String? = nil) {
+    public init(pattern: String, reason: String? = nil, takesWholeTree: Bool = false) {
       self.pattern = pattern
       self.reason = reason
+      self.takesWholeTree = takesWholeTree
     }
 
     /// Whether the rule matches `block`.
@@ -76,16 +84,20 @@ public struct Suppressions: Sendable, Hashable {
         continue
       }
       let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
-      guard words.first == "type" else {
+      guard words.first == "type" || words.first == "tree" else {
         throw ParseError(
-          description: "\(file):\(number + 1): unknown rule \"\(words[0])\" (expected: type PATTERN)")
+          description:
+            "\(file):\(number + 1): unknown rule \"\(words[0])\" (expected: type PATTERN or tree PATTERN)")
       }
       guard words.count == 2 else {
-        throw ParseError(description: "\(file):\(number + 1): expected one type pattern after \"type\"")
+        throw ParseError(
+          description: "\(file):\(number + 1): expected one type pattern after \"\(words[0])\"")
       }
       let reason = comments.filter { !$0.isEmpty }.joined(separator: " ")
-      rules.append(Rule(pattern: String(words[1]), reason: reason.isEmpty ? nil : reason))
-      comments = []
+      rules.append(
+        Rule(
+          pattern: String(words[1]), reason: reason.isEmpty ? nil : reason, takesWholeTree: words[0] == "tree"
+        ))
     }
     return Suppressions(rules: rules)
   }
@@ -112,7 +124,8 @@ public struct Suppressions: Sendable, Hashable {
     var kept = graph.blocks.indices.map { owner[$0] == nil }
     queue = graph.blocks.indices.filter { block in
       guard matchedRule[block] == nil, graph.blocks[block].kind == .object else { return false }
-      return owner[block] == nil || graph.blocks[block].module != ownerModule[block]
+      guard let rule = owner[block] else { return true }
+      return !rules[rule].takesWholeTree && graph.blocks[block].module != ownerModule[block]
     }
     for block in queue { kept[block] = true }
     while let block = queue.popLast() {

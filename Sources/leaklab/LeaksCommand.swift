@@ -51,6 +51,12 @@ struct LeaksCommand: ParsableCommand {
   @Option(help: "List instances of types matching this pattern still reachable at exit, with their path.")
   var reachable: [String] = []
 
+  @Option(
+    help: ArgumentHelp(
+      "Exit with status 1 only for leaks of types matching this pattern (repeatable); any leak by default.",
+      valueName: "pattern"))
+  var gate: [String] = []
+
   @Argument(parsing: .captureForPassthrough, help: "The program and its arguments, after `--`.")
   var program: [String] = []
 
@@ -93,7 +99,13 @@ struct LeaksCommand: ParsableCommand {
       : (Self.header(outcome.process) + report.textLines() + Self.reachableLines(analysis.reachable)).joined(
         separator: "\n")
     write(text + "\n")
-    throw ExitCode(Self.exitStatus(process: outcome.process, hasLeaks: report.hasLeaks))
+    let gated =
+      gate.isEmpty
+      ? report.hasLeaks
+      : report.graph.blocks.contains { block in
+        Suppressions(patterns: gate).rules.contains { $0.matches(block) }
+      }
+    throw ExitCode(Self.exitStatus(process: outcome.process, hasLeaks: gated))
   }
 
   /// The program's status when it failed, else 1 for leaks and 0 without.

@@ -60,7 +60,7 @@ enum LeaksCommand {
       var retainCycles: Int
       var suppressedBlocks: Int
     }
-    struct Object: Decodable {
+    struct Object: Decodable, Sendable {
       var id: Int
       var kind: String
       var type: String

@@ -33,6 +33,13 @@ import Testing
     #expect(report.leakedBlocks == 4)
   }
 
+  @Test func aTreeRuleTakesEverythingTheMatchedBlockHolds() {
+    let suppressions = Suppressions(rules: [.init(pattern: "Foundation.Timer", takesWholeTree: true)])
+    let report = LeakReport(graph: Self.timerLeak, suppressions: suppressions)
+    #expect(report.graph.blocks.isEmpty)
+    #expect(report.suppressed.map(\.blocks) == [4])
+  }
+
   @Test func patternsMatchPlainOrQualifiedNamesWithWildcards() {
     let timer = LeakReportTests.block(0x1000, "Timer", module: "Foundation")
     #expect(Suppressions.Rule(pattern: "Timer").matches(timer))
@@ -42,26 +49,27 @@ import Testing
     #expect(!Suppressions.Rule(pattern: "Time").matches(timer))
   }
 
-  @Test func theFileFormatKeepsTheCommentAboveARuleAsItsReason() throws {
+  @Test func theFileFormatKeepsTheCommentsAboveAGroupOfRulesAsTheirReason() throws {
     let suppressions = try Suppressions.parse(
       """
       # unrelated note
 
       # the vendor SDK caches its session forever
       type Vendor.Session
-      type *Cache
+
+      tree *Cache
       """, file: "app.supp")
     #expect(
       suppressions.rules == [
         .init(pattern: "Vendor.Session", reason: "the vendor SDK caches its session forever"),
-        .init(pattern: "*Cache"),
+        .init(pattern: "*Cache", takesWholeTree: true),
       ])
   }
 
   @Test func aMalformedLineIsAnErrorWithFileAndLine() {
     #expect(
       throws: Suppressions.ParseError(
-        description: "app.supp:2: unknown rule \"leak\" (expected: type PATTERN)")
+        description: "app.supp:2: unknown rule \"leak\" (expected: type PATTERN or tree PATTERN)")
     ) {
       try Suppressions.parse("# ok\nleak Foo\n", file: "app.supp")
     }
