@@ -131,6 +131,8 @@ let package = Package(
     .executableTarget(name: "DispatchDataSource", path: "Tools/LeakFixtures/DispatchDataSource"),
     .executableTarget(
       name: "CombineSink", dependencies: ["OpenCombine"], path: "Tools/LeakFixtures/CombineSink"),
+    // `make bench`'s program for `leaklab leaks`: a million live objects, some leaked cycles.
+    .executableTarget(name: "LiveObjects", path: "Tools/LeakFixtures/LiveObjects"),
     // `make bench`: release-build benchmarks, medians and ratios side by side.
     .executableTarget(
       name: "LeakLabBenchmarks",

@@ -17,6 +17,13 @@ public struct AnalysisFigures: Sendable, Hashable, Encodable {
   /// What the heap walk could not check (empty when it walked every heap to
   /// its end and read every free list): a leak report is only as sure as this.
   public var heapWalkNotes: [String] = []
+  /// Milliseconds of each phase: `snapshot` (maps, images, threads, heap
+  /// walk, roots), `mark`, `reflection` (Remote Mirror set up on the
+  /// target's images), `naming` (the leaked blocks named and linked).
+  public var phases: [String: Double] = [:]
+  /// Bytes of the mark's own tables and of the heap's block tables.
+  public var markTableBytes = 0
+  public var heapTableBytes = 0
   /// Arenas whose free lists were read, and malloc heaps walked.
   public var arenasFound = 0
   public var heapsWalked = 0

@@ -36,6 +36,13 @@ public struct LeakAnalysis: Sendable {
   public init(process: TracedProcess, reachableTypes: [String] = []) throws(ProcessLeaksError) {
     let clock = ContinuousClock()
     let start = clock.now
+    var phases: [String: Double] = [:]
+    var phaseStart = start
+    func phase(_ name: String) {
+      let now = clock.now
+      phases[name] = Self.milliseconds(now - phaseStart)
+      phaseStart = now
+    }
     let pid = process.pid
     // MemoryView: the mappings, images, threads, malloc blocks and roots.
     let map: MemoryMap
@@ -52,6 +59,7 @@ public struct LeakAnalysis: Sendable {
     } catch {
       throw .system("cannot read process \(pid)", detail: error.description)
     }
+    phase("snapshot")
     let (memory, images, heap) = (snapshot.memory, snapshot.images, snapshot.heap)
     let extents = InstanceExtents(memory: memory, images: images, heapRanges: heap.heapRanges)
     var mark = ConservativeMark(heap: heap, memory: memory, extents: extents)
@@ -65,11 +73,13 @@ public struct LeakAnalysis: Sendable {
     mark.scanRootWords(snapshot.roots.words.map(\.value))
     mark.markRootBlocks(snapshot.roots.blocks.map(\.index))
     mark.drain()
+    phase("mark")
 
     guard let reflection = RemoteReflection(pid: pid) else {
       throw .system("cannot create a Remote Mirror context", detail: "libswiftRemoteMirror refused")
     }
     for image in images.images { reflection.addImage(path: image.path, loadBias: image.bias) }
+    phase("reflection")
     let names = FunctionNames(images: images)
     let leaked = (0..<heap.count).filter { !mark.marked[$0] && !heap[$0].isAllocatorInternal }.map {
       LeakGraphBuilder.Block(address: heap[$0].address, size: Int(heap[$0].size))
@@ -87,16 +97,24 @@ public struct LeakAnalysis: Sendable {
         heap: heap, mark: mark, reflection: reflection, images: images, threads: snapshot.threads,
         map: snapshot.map
       ).instances(matching: reachableTypes)
+    phase("naming")
     let elapsed = clock.now - start
     var usage = rusage()
     getrusage(RUSAGE_SELF.rawValue, &usage)
     figures = AnalysisFigures(
       heapBlocks: heap.count, heapBytes: Int(heap.liveBytes), rootBytes: mark.rootBytes,
-      milliseconds: Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15,
+      milliseconds: Self.milliseconds(elapsed),
       peakMemoryBytes: Int(usage.ru_maxrss) * 1024)
+    figures.phases = phases
+    figures.markTableBytes = mark.tableBytes
+    figures.heapTableBytes = heap.tableBytes
     figures.heapWalkNotes = heap.report.notes
     figures.arenasFound = heap.report.arenasFound
     figures.heapsWalked = heap.report.mainHeaps + heap.report.arenaHeaps
+  }
+
+  static func milliseconds(_ duration: Duration) -> Double {
+    Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
   }
 
   static func sameFile(_ left: String, _ right: String) -> Bool {

@@ -15,12 +15,16 @@ import Testing
   ]
   /// Scenarios whose strong form is held by the probe's world (its
   /// notification center and scheduler, kept in a global as an app's are).
-  static let heldByTheWorld = ["notification-observer", "delayed-dispatch", "repeating-timer", "task-loop"]
+  static let heldByTheWorld = ["notification-observer", "delayed-dispatch", "repeating-timer"]
+  /// A scenario whose strong form is a `Task` still running when the probe
+  /// exits: whether its frame holds the screen at that moment is timing (seen
+  /// once in many runs on a loaded machine), so only its weak form is judged.
+  static let runningAtExit = ["task-loop"]
 
   static let probe = builtExecutable(named: "LeakLabProbe")
 
   @Test func everyScenarioIsInOneOfTheLists() {
-    #expect(Set(Catalogue.all.map(\.id)) == Set(Self.cycles + Self.heldByTheWorld))
+    #expect(Set(Catalogue.all.map(\.id)) == Set(Self.cycles + Self.heldByTheWorld + Self.runningAtExit))
   }
 
   @Test(arguments: cycles)
@@ -40,7 +44,7 @@ import Testing
     #expect(report.objects.filter { Self.isScenarioObject($0) }.map(\.type) == [])
   }
 
-  @Test(arguments: cycles + heldByTheWorld)
+  @Test(arguments: cycles + heldByTheWorld + runningAtExit)
   func theWeakFormLeaksNothingOfTheScenarios(_ id: String) throws {
     let (_, report) = try LeaksCommand.json([Self.probe, id, "--mode", "weak"])
     #expect(report.objects.filter { Self.isScenarioObject($0) }.map(\.type) == [])

@@ -153,3 +153,40 @@ import Testing
     return text?.split(separator: " ").first.flatMap { Int32($0) }
   }
 }
+
+extension LeaksCommandTests {
+  @Test func aProgramOnAnotherSwiftRuntimeIsRefusedInOneLine() throws {
+    // A copy of the runtime with another build id, loaded by the program only
+    // (env sets LD_LIBRARY_PATH for it; leaklab keeps its own runtime).
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "runtime-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let original = try #require(Self.loadedRuntimePath())
+    var bytes = try Data(contentsOf: URL(fileURLWithPath: original))
+    // The GNU build id note: namesz 4, descsz 20, type 3, "GNU\0", then the id.
+    let header: [UInt8] = [4, 0, 0, 0, 20, 0, 0, 0, 3, 0, 0, 0] + Array("GNU".utf8) + [0]
+    let note = try #require(bytes.firstRange(of: Data(header)))
+    bytes[note.upperBound] ^= 0xFF
+    try bytes.write(to: directory.appendingPathComponent("libswiftCore.so"))
+
+    let run = try LeaksCommand.run([
+      "leaks", "--", "/usr/bin/env", "LD_LIBRARY_PATH=\(directory.path)", LeaksCommand.fixture("FeedCycle"),
+      "fixed",
+    ])
+    #expect(run.status == 2)
+    #expect(
+      run.error.hasPrefix(
+        "leaklab: the program uses a different Swift runtime (\(directory.path)/libswiftCore.so)"))
+    #expect(run.output.contains("loaded 2 items (fixed)"))
+  }
+
+  /// The path of the Swift runtime this test process runs with.
+  static func loadedRuntimePath() -> String? {
+    let maps = FileHandle(forReadingAtPath: "/proc/self/maps").flatMap { try? $0.readToEnd() }
+    let text = maps.map { String(decoding: $0, as: UTF8.self) } ?? ""
+    return text.split(separator: "\n").compactMap { line in
+      line.split(separator: " ", omittingEmptySubsequences: true).last.map(String.init)
+    }.first { $0.hasSuffix("/libswiftCore.so") }
+  }
+}
