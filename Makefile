@@ -66,6 +66,9 @@ format:
 bench: deps
 	$(SWIFT) run -c release LeakLabBenchmarks detector
 	$(SWIFT) run -c release LeakLabBenchmarks retaingraph
+	$(SWIFT) build -c release --product leaklab
+	$(SWIFT) build -c release --product LiveObjects
+	$(SWIFT) run -c release LeakLabBenchmarks leaks
 
 build: deps
 	$(SWIFT) build $(BUILD_FLAGS)

@@ -12,6 +12,8 @@ public struct AnalysisFigures: Sendable, Hashable, Encodable {
   public var rootBytes: Int
   /// Wall time of the analysis, from the stop to the named graph.
   public var milliseconds: Double
+  /// CPU time of the analysis (user and system): the wall time on an idle machine.
+  public var cpuMilliseconds: Double = 0
   /// Memory the analysis itself allocated at its peak (bytes), when measured.
   public var peakMemoryBytes: Int?
   /// What the heap walk could not check (empty when it walked every heap to

@@ -39,17 +39,31 @@ struct ConservativeMark {
   /// How much of a Swift class instance's block is the instance.
   let extents: InstanceExtents
 
+  /// Each block's start and size, read once from the heap's tables.
+  private let starts: [UInt]
+  private let sizes: [UInt32]
+
   init(heap: MallocHeap, memory: ProcessMemory, extents: InstanceExtents) {
     self.heap = heap
     self.memory = memory
     self.extents = extents
+    var starts = [UInt](repeating: 0, count: heap.count)
+    var sizes = [UInt32](repeating: 0, count: heap.count)
+    for index in 0..<heap.count {
+      let block = heap[index]
+      starts[index] = block.address
+      sizes[index] = UInt32(clamping: block.size)
+    }
+    self.starts = starts
+    self.sizes = sizes
     marked = Array(repeating: false, count: heap.count)
     parent = Array(repeating: -1, count: heap.count)
   }
 
   /// Bytes the mark's own tables take.
   var tableBytes: Int {
-    marked.capacity + parent.capacity * 4 + queue.capacity * 4 + extents.byteCount + copyBytes
+    marked.capacity + parent.capacity * 4 + queue.capacity * 4 + starts.capacity * 8 + sizes.capacity * 4
+      + extents.byteCount + copyBytes
   }
 
   // MARK: Roots
@@ -116,8 +130,8 @@ struct ConservativeMark {
     while true {
       while let next = queue.popLast() {
         let block = Int(next)
-        let start = heap[block].address
-        let size = Int(heap[block].size)
+        let start = starts[block]
+        let size = Int(sizes[block])
         guard let bytes = copy.bytes(at: start, count: size) else {
           // Not in a copied heap (it could not be read): read it alone.
           let alone = memory.bytes(at: start, count: size)
@@ -141,7 +155,7 @@ struct ConservativeMark {
     // holds no strong reference, and its malloc slack may hold stale words).
     if count <= Self.largestSideTable, !notSideTables.contains(block) {
       let word = bytes.load(as: UInt.self)
-      if let target = heap.index(containing: word), heap[target].address == word {
+      if let target = heap.index(containing: word), starts[target] == word {
         maybeSideTables.append((block, target))
         return
       }
@@ -170,10 +184,10 @@ struct ConservativeMark {
     guard !maybeSideTables.isEmpty else { return false }
     let pending = maybeSideTables
     maybeSideTables = []
-    let refCounts = memory.words(at: pending.map { heap[$0.target].address + 8 })
+    let refCounts = memory.words(at: pending.map { starts[$0.target] + 8 })
     for (candidate, word) in zip(pending, refCounts) {
       let table = word.flatMap { LeakGraphBuilder.sideTable(refCounts: $0) }
-      if table == heap[candidate.block].address { continue }  // a side table: its object is held weakly
+      if table == starts[candidate.block] { continue }  // a side table: its object is held weakly
       notSideTables.insert(candidate.block)
       queue.append(Int32(candidate.block))
     }

@@ -24,6 +24,9 @@ final class InstanceExtents {
   let images: ImageList
   let heapRanges: [Range<UInt>]
   private var cache: [UInt: Extent] = [:]
+  /// The last answer: blocks of one type often come one after another.
+  private var lastMetadata: UInt = 0
+  private var lastExtent = Extent.whole
 
   /// How far a class's instances go.
   enum Extent: Equatable {
@@ -54,12 +57,16 @@ final class InstanceExtents {
   func scanLimit(metadata: UInt, bytes: UnsafeRawPointer, count: Int) -> Int? {
     guard metadata >= 0x1_0000, metadata & 7 == 0 else { return nil }
     let extent: Extent
-    if let cached = cache[metadata] {
+    if metadata == lastMetadata {
+      extent = lastExtent
+    } else if let cached = cache[metadata] {
       extent = cached
     } else {
       extent = compute(metadata)
       cache[metadata] = extent
     }
+    lastMetadata = metadata
+    lastExtent = extent
     switch extent {
     case .whole: return nil
     case .fixed(let size): return size

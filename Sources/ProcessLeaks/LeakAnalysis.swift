@@ -36,6 +36,7 @@ public struct LeakAnalysis: Sendable {
   public init(process: TracedProcess, reachableTypes: [String] = []) throws(ProcessLeaksError) {
     let clock = ContinuousClock()
     let start = clock.now
+    let startCPU = Self.cpuTime()
     var phases: [String: Double] = [:]
     var phaseStart = start
     func phase(_ name: String) {
@@ -106,11 +107,20 @@ public struct LeakAnalysis: Sendable {
       milliseconds: Self.milliseconds(elapsed),
       peakMemoryBytes: Int(usage.ru_maxrss) * 1024)
     figures.phases = phases
+    figures.cpuMilliseconds = Self.milliseconds(Self.cpuTime() - startCPU)
     figures.markTableBytes = mark.tableBytes
     figures.heapTableBytes = heap.tableBytes
     figures.heapWalkNotes = heap.report.notes
     figures.arenasFound = heap.report.arenasFound
     figures.heapsWalked = heap.report.mainHeaps + heap.report.arenaHeaps
+  }
+
+  /// The CPU time this process has used (user and system).
+  static func cpuTime() -> Duration {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    let user = Duration.seconds(usage.ru_utime.tv_sec) + .microseconds(usage.ru_utime.tv_usec)
+    return user + .seconds(usage.ru_stime.tv_sec) + .microseconds(usage.ru_stime.tv_usec)
   }
 
   static func milliseconds(_ duration: Duration) -> Double {
