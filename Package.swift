@@ -13,6 +13,7 @@ let package = Package(
     .library(name: "LeakTesting", targets: ["LeakTesting"]),
     .library(name: "StepScripts", targets: ["StepScripts"]),
     .library(name: "TextGrid", targets: ["TextGrid"]),
+    .library(name: "GraphLayout", targets: ["GraphLayout"]),
     .library(name: "LeakLabTerminal", targets: ["LeakLabTerminal"]),
     .library(name: "Scenarios", targets: ["Scenarios"]),
     .library(name: "LeakLab", targets: ["LeakLab"]),
@@ -54,6 +55,10 @@ let package = Package(
 
     // MARK: Terminal (render target, ncurses driver, pseudo-terminal driver)
     .target(name: "TextGrid"),
+
+    // MARK: Pictures of retain graphs (a graph in, a TextGrid Grid or DOT / Mermaid / JSON out)
+    .target(name: "GraphLayout", dependencies: ["TextGrid"], exclude: ["README.md"]),
+
     .target(
       name: "CNcurses",
       linkerSettings: [.linkedLibrary("ncursesw")]
@@ -123,6 +128,9 @@ let package = Package(
     ),
     .testTarget(
       name: "TextGridTests", dependencies: ["TextGrid", "LeakLabTestSupport"], exclude: ["__Snapshots__"]),
+    .testTarget(
+      name: "GraphLayoutTests", dependencies: ["GraphLayout", "TextGrid", "LeakLabTestSupport"],
+      exclude: ["__Snapshots__"]),
     .testTarget(
       name: "LeakLabTerminalTests",
       dependencies: ["LeakLabTerminal", "TextGrid", "TerminalSmoke"]
