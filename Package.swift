@@ -14,6 +14,7 @@ let package = Package(
     .library(name: "StepScripts", targets: ["StepScripts"]),
     .library(name: "TextGrid", targets: ["TextGrid"]),
     .library(name: "GraphLayout", targets: ["GraphLayout"]),
+    .library(name: "RetainGraphDrawing", targets: ["RetainGraphDrawing"]),
     .library(name: "LeakLabTerminal", targets: ["LeakLabTerminal"]),
     .library(name: "Scenarios", targets: ["Scenarios"]),
     .library(name: "LeakLab", targets: ["LeakLab"]),
@@ -40,6 +41,8 @@ let package = Package(
       linkerSettings: [.linkedLibrary("swiftRemoteMirror"), .linkedLibrary("dl")]
     ),
     .target(name: "RetainGraph", dependencies: ["CRemoteMirror"]),
+    // RetainGraph's explanations as GraphLayout graphs (neither depends on the other).
+    .target(name: "RetainGraphDrawing", dependencies: ["RetainGraph", "GraphLayout"]),
 
     // MARK: A second judge: valgrind memcheck's leak report, read and compared
     .target(name: "MemcheckOracle"),
@@ -117,6 +120,9 @@ let package = Package(
     .testTarget(
       name: "ScreenKitTests", dependencies: ["ScreenKit", "LeakDetector", "LeakClock", "LeakLabTestSupport"]),
     .testTarget(name: "RetainGraphTests", dependencies: ["RetainGraph"]),
+    .testTarget(
+      name: "RetainGraphDrawingTests",
+      dependencies: ["RetainGraphDrawing", "RetainGraph", "GraphLayout", "TextGrid"]),
     .testTarget(name: "MemcheckOracleTests", dependencies: ["MemcheckOracle"]),
     .testTarget(
       name: "LeakTestingTests",
