@@ -52,7 +52,7 @@ let package = Package(
     // MARK: Test helpers (for XCTest and Swift Testing, in any package)
     .target(
       name: "LeakTesting",
-      dependencies: ["LeakDetector", "LeakClock", "RetainGraph"],
+      dependencies: ["LeakDetector", "LeakClock", "RetainGraph", "RetainGraphDrawing", "GraphLayout"],
       exclude: ["README.md"]
     ),
 
@@ -75,6 +75,7 @@ let package = Package(
       name: "LeakLab",
       dependencies: [
         "Scenarios", "LeakDetector", "LeakClock", "ScreenKit", "RetainGraph", "TextGrid", "StepScripts",
+        "GraphLayout", "RetainGraphDrawing",
       ],
       exclude: ["README.md"]
     ),

@@ -180,9 +180,11 @@ extension ReferenceGraph {
       case isCulprit = "culprit"
     }
 
-    /// The label with the closure, if any: `completion: closure in A.load()`.
+    /// The label with the closure, if any: `completion: closure in A.load()`,
+    /// `captures closure in A.load()`.
     public var fullLabel: String {
-      closure.map { "\(label): \($0)" } ?? label
+      guard let closure else { return label }
+      return label.hasPrefix("captures") ? "\(label) \(closure)" : "\(label): \(closure)"
     }
 
     /// The label as drawn and written: `actions[1] (strong)`, `word 3 (conservative)`.

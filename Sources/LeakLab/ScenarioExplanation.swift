@@ -1,6 +1,10 @@
+import GraphLayout
 import LeakDetector
+import RetainGraph
+import RetainGraphDrawing
 import Scenarios
 import StepScripts
+import Synchronization
 
 /// Why a scenario's leaked objects are alive: the scenario run headless, then
 /// each leaked instance with its retain path (`leaklab explain`).
@@ -20,6 +24,8 @@ public struct ScenarioExplanation {
   public let summaryLabel: String
   /// What the detector reported, with retain paths.
   public let leaks: [LeakedInstance]
+  /// RetainGraph's explanation of each leak, in the order they were made.
+  public let explanations: [Explanation]
 
   /// Opens the scenario in `mode`, runs its script, closes it and waits the grace delay.
   public init(_ scenario: Scenario, mode: ScenarioMode) {
@@ -31,6 +37,9 @@ public struct ScenarioExplanation {
     perform(.select(scenario.id))
     perform(.mode(mode == .strong ? .strong : .weak))
     perform(.open)
+    // The same explainer the app installs, also keeping each explanation whole.
+    let explained = Mutex<[Explanation]>([])
+    model.harness.explainRetainPaths { explanation in explained.withLock { $0.append(explanation) } }
     for step in scenario.script {
       switch step {
       case .action(let index): perform(.action(index + 1))
@@ -45,6 +54,12 @@ public struct ScenarioExplanation {
     perform(.wait(.seconds(1)))
     summaryLabel = model.state.report.summaryLabel
     leaks = model.state.report.leaks
+    explanations = explained.withLock { $0 }
+  }
+
+  /// The run's leaks as one graph: their cycles and root paths, shared objects drawn once.
+  public var graph: ReferenceGraph {
+    ReferenceGraph(explanations: explanations)
   }
 
   /// The text `leaklab explain` prints.

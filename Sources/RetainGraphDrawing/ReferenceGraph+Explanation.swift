@@ -169,11 +169,8 @@ struct ExplanationGraphBuilder {
       details.append(String(name.dropFirst("closure ".count)))
     }
     if infos[address]!.kind == .closureContext {
-      let captured = edges.filter { $0.from == address && $0.reference.label.hasPrefix("captures") }.map {
-        edge in
-        edge.reference.target.kind == .closureContext
-          ? (closureNames[edge.to] ?? "closure") : infos[edge.to]!.name
-      }
+      let captures = edges.filter { $0.from == address && $0.reference.label.hasPrefix("captures") }
+      let captured = captures.map { edge in edge.reference.closure ?? infos[edge.to]!.name }
       if !captured.isEmpty { details.append("captures " + captured.joined(separator: ", ")) }
     }
     if let count = notVisible[address] {

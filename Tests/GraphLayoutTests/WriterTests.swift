@@ -1,5 +1,6 @@
 import Foundation
 import GraphLayout
+import LeakLabTestSupport
 import Testing
 
 @Suite struct WriterTests {

@@ -2,13 +2,14 @@ import Foundation
 
 /// Graphviz's `dot`, run on DOT text (the Debian package `graphviz`;
 /// `make deps` installs it).
-enum Graphviz {
-  struct Failure: Error, CustomStringConvertible {
-    var description: String
+public enum Graphviz {
+  /// Graphviz missing, or `dot` rejecting its input.
+  public struct Failure: Error, CustomStringConvertible {
+    public var description: String
   }
 
   /// The SVG `dot -Tsvg` makes of `dot`; throws when Graphviz is missing or rejects the input.
-  static func svg(from dot: String) throws -> String {
+  public static func svg(from dot: String) throws -> String {
     let candidates = ["/usr/bin/dot", "/usr/local/bin/dot"]
     guard let executable = candidates.first(where: FileManager.default.isExecutableFile(atPath:)) else {
       throw Failure(description: "Graphviz is not installed (apt-get install graphviz, or make deps)")
@@ -37,7 +38,7 @@ enum Graphviz {
   }
 
   /// `text` as it appears in SVG text.
-  static func xmlEscaped(_ text: String) -> String {
+  public static func xmlEscaped(_ text: String) -> String {
     text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
       .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
   }
