@@ -37,6 +37,22 @@ extension ReferenceGraph {
     var builder = ExplanationGraphBuilder(explanations)
     self = builder.graph()
   }
+
+  /// The graph of one leak among several: its own cycle or root path, and —
+  /// when it hangs off another leak — that leak's graph too, so the picture
+  /// shows why the holder is alive. Culprits are those of the whole run's
+  /// graph (``init(explanations:)``), so a cycle explained from two of its
+  /// objects shows the same culprit in both pictures.
+  ///
+  /// ```swift
+  /// // DraftsScreen#1 is held by AlertController#1, whose handler captures it:
+  /// let graph = ReferenceGraph(explanations: run, focusingOn: 1)
+  /// graph.nodes.map(\.title)  // ["AlertController#1", "AlertAction#1", "closure", "DraftsScreen#1"]
+  /// ```
+  public init(explanations: [Explanation], focusingOn index: Int) {
+    var builder = ExplanationGraphBuilder(explanations)
+    self = builder.graph(focus: explanations.indices.contains(index) ? index : nil)
+  }
 }
 
 /// Turns explanations into a ``GraphLayout/ReferenceGraph``: nodes by address, ids by name.
@@ -49,31 +65,41 @@ struct ExplanationGraphBuilder {
   private var culprits: Set<Int> = []
   private var roots: Set<UInt> = []
   private var notVisible: [UInt: Int] = [:]
+  /// Per explanation: the edges of its path.
+  private var pathEdges: [[Int]] = []
 
   init(_ explanations: [Explanation]) {
     self.explanations = explanations
   }
 
-  mutating func graph() -> ReferenceGraph {
+  /// The graph of every explanation, or only of the one at `focus` and the leaks it hangs off.
+  mutating func graph(focus: Int? = nil) -> ReferenceGraph {
     let subjects = Set(explanations.map(\.object.address))
     for explanation in explanations {
       add(explanation.object)
       switch explanation.verdict {
       case .cycle(let path):
         let added = add(path)
+        pathEdges.append(added)
         if !added.contains(where: culprits.contains), let culprit = Self.culprit(in: path, edges: added) {
           culprits.insert(culprit)
         }
       case .heldByRoot(let path):
-        add(path)
+        pathEdges.append(add(path))
         if !subjects.contains(path.start.address) { roots.insert(path.start.address) }
       case .notVisible(let retainCount):
+        pathEdges.append([])
         notVisible[explanation.object.address] = retainCount
       }
     }
+    var shownEdges = Set(edges.indices)
+    var shownNodes = order
+    if let focus {
+      (shownNodes, shownEdges) = focused(on: focus)
+    }
     let ids = identifiers()
     var graph = ReferenceGraph()
-    for address in order {
+    for address in shownNodes {
       let info = infos[address]!
       graph.addNode(
         ReferenceGraph.Node(
@@ -81,7 +107,7 @@ struct ExplanationGraphBuilder {
           kind: Self.kind(of: info), details: details(of: address, ids: ids), isRoot: roots.contains(address),
           isLeaked: subjects.contains(address)))
     }
-    for (index, edge) in edges.enumerated() {
+    for (index, edge) in edges.enumerated() where shownEdges.contains(index) {
       let reference = edge.reference
       graph.addEdge(
         ReferenceGraph.Edge(
@@ -90,6 +116,29 @@ struct ExplanationGraphBuilder {
           strength: Self.strength(of: reference), isCulprit: culprits.contains(index)))
     }
     return graph
+  }
+
+  /// The nodes (the path's start first) and edges of explanation `focus`
+  /// and of the explained leaks its root path starts from, transitively.
+  private func focused(on focus: Int) -> (nodes: [UInt], edges: Set<Int>) {
+    var included: [Int] = []
+    var next: Int? = focus
+    while let index = next, !included.contains(index) {
+      included.append(index)
+      guard case .heldByRoot(let path) = explanations[index].verdict else { break }
+      next = explanations.firstIndex { $0.object.address == path.start.address }
+    }
+    var shownEdges = Set<Int>()
+    var shown: Set<UInt> = []
+    for index in included {
+      shown.insert(explanations[index].object.address)
+      for edge in pathEdges[index] {
+        shownEdges.insert(edge)
+        shown.formUnion([edges[edge].from, edges[edge].to])
+      }
+    }
+    let first = explanations[focus].path?.start.address ?? explanations[focus].object.address
+    return ([first] + order.filter { $0 != first && shown.contains($0) }, shownEdges)
   }
 
   // MARK: Collecting

@@ -110,6 +110,55 @@ final class Screen {
     #expect(graph.edges.filter(\.isCulprit).map(\.label) == ["captures[1]"])
   }
 
+  @Test("Focusing on one leak keeps its path and the cycle of the leak it hangs off, nothing else")
+  func focus() {
+    let alert = info("AlertController#1", 0x10)
+    let action = info("AlertAction#1", 0x20)
+    let closure = info("closure", 0x30, .closureContext)
+    let screen = info("DraftsScreen#1", 0x40)
+    let toAction = Reference(label: "actions[1]", strength: .strong, target: action)
+    let toClosure = Reference(
+      label: "handler", strength: .strong, closure: "closure in A.f()", target: closure)
+    let run = [
+      explanation(
+        alert,
+        .cycle(
+          RetainPath(
+            start: alert,
+            steps: [toAction, toClosure, Reference(label: "captures[1]", strength: .strong, target: alert)]))),
+      explanation(
+        screen,
+        .heldByRoot(
+          RetainPath(
+            start: alert,
+            steps: [toAction, toClosure, Reference(label: "captures[0]", strength: .strong, target: screen)]))
+      ),
+    ]
+    let first = ReferenceGraph(explanations: run, focusingOn: 0)
+    #expect(first.nodes.map(\.title) == ["AlertController#1", "AlertAction#1", "closure"])
+    #expect(first.edges.map(\.label) == ["actions[1]", "handler", "captures[1]"])
+    let second = ReferenceGraph(explanations: run, focusingOn: 1)
+    #expect(second.nodes.map(\.title) == ["AlertController#1", "AlertAction#1", "closure", "DraftsScreen#1"])
+    #expect(second.edges.count == 4)
+    #expect(second.edges.filter(\.isCulprit).map(\.label) == ["captures[1]"])
+    #expect(ReferenceGraph(explanations: run, focusingOn: 7) == ReferenceGraph(explanations: run))
+  }
+
+  @Test("A cycle focused on from its second object keeps the culprit the first one chose")
+  func focusKeepsTheCulprit() {
+    let presenter = info("ProfilePresenter#1", 1)
+    let interactor = info("ProfileInteractor#1", 2)
+    let toInteractor = Reference(label: "interactor", strength: .strong, target: interactor)
+    let toPresenter = Reference(label: "output", strength: .strong, target: presenter)
+    let run = [
+      explanation(presenter, .cycle(RetainPath(start: presenter, steps: [toInteractor, toPresenter]))),
+      explanation(interactor, .cycle(RetainPath(start: interactor, steps: [toPresenter, toInteractor]))),
+    ]
+    let graph = ReferenceGraph(explanations: run, focusingOn: 1)
+    #expect(graph.nodes.map(\.title) == ["ProfileInteractor#1", "ProfilePresenter#1"])
+    #expect(graph.edges.filter(\.isCulprit).map(\.label) == ["output"])
+  }
+
   @Test("The same cycle explained from two of its objects gets one culprit, the first one's")
   func oneCulpritPerCycle() {
     let presenter = info("ProfilePresenter#1", 1)
