@@ -4,7 +4,6 @@ import RetainGraph
 import RetainGraphDrawing
 import Scenarios
 import StepScripts
-import Synchronization
 
 /// Why a scenario's leaked objects are alive: the scenario run headless, then
 /// each leaked instance with its retain path (`leaklab explain`).
@@ -32,14 +31,20 @@ public struct ScenarioExplanation {
     self.scenario = scenario
     self.mode = mode
     let driver = HeadlessStepDriver()
+    Self.drive(scenario, mode: mode, on: driver)
+    summaryLabel = driver.model.state.report.summaryLabel
+    leaks = driver.model.state.report.leaks
+    explanations = driver.model.explanations
+  }
+
+  /// Opens `scenario` in `mode` on the driver's app, runs its script, closes
+  /// it and waits the grace delay, as a user would with keys.
+  static func drive(_ scenario: Scenario, mode: ScenarioMode, on driver: HeadlessStepDriver) {
     let model = driver.model
     func perform(_ command: StepCommand) { try? driver.perform(command) }
     perform(.select(scenario.id))
     perform(.mode(mode == .strong ? .strong : .weak))
     perform(.open)
-    // The same explainer the app installs, also keeping each explanation whole.
-    let explained = Mutex<[Explanation]>([])
-    model.harness.explainRetainPaths { explanation in explained.withLock { $0.append(explanation) } }
     for step in scenario.script {
       switch step {
       case .action(let index): perform(.action(index + 1))
@@ -52,9 +57,6 @@ public struct ScenarioExplanation {
     }
     perform(.close)
     perform(.wait(.seconds(1)))
-    summaryLabel = model.state.report.summaryLabel
-    leaks = model.state.report.leaks
-    explanations = explained.withLock { $0 }
   }
 
   /// The run's leaks as one graph: their cycles and root paths, shared objects drawn once.
