@@ -33,6 +33,13 @@ import TextGrid
     }
   }
 
+  @Test("The README's explain view: a leak held by another leak's cycle, at 100×30")
+  func readmeExplainView() throws {
+    let model = try Self.explaining("alert-action-capture").model
+    model.send(.moveDownPressed)
+    expectSnapshot(of: model.frame(for: Size(width: 100, height: 30)), named: "readme-explain-100x30")
+  }
+
   @Test("The culprit edge is bold red in the explain view")
   func culpritStyle() throws {
     let frame = try Self.explaining("alert-action-capture").model.frame(for: Size(width: 120, height: 40))
