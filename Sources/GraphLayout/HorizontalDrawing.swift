@@ -5,10 +5,10 @@ import TextGrid
 /// routed back underneath. Used when it fits; else ``VerticalDrawing``.
 ///
 /// ```
-/// ┌──────── leaked ─┐                 ┌───────────────┐                    ╭─────────────────────────────────╮
-/// │ AlertController#1 ├─ actions[1] (strong) ─▶│ AlertAction#1 ├─ handler (strong) ─▶│ closure                         │
-/// └─▲───────────────┘                 └───────────────┘                    ╰────────────────────────────┰────╯
-///   ┗━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━ captures[1] (strong) ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━┛
+/// ┌────────── leaked ─┐                   ┌─────────────────┐
+/// │ StopwatchScreen#1 ├─ timer (strong) ─▶│ RepeatingWork#1 │
+/// └─▲─────────────────┘                   └───────────────┰─┘
+///   ┗━ work: closure in StopwatchScreen.start() (strong) ━┛
 /// ```
 struct HorizontalDrawing {
   private let outline: GraphOutline

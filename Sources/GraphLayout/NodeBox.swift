@@ -4,10 +4,10 @@ import TextGrid
 /// border (`root`, `leaked`), and a border that tells its kind.
 ///
 /// ```
-/// ┌──────── leaked ─┐   ╭──────────────────────────────╮   ╔═ root ═══════════╗
-/// │ AlertController#1 │ │ closure                      │   ║ NotificationCenter ║
-/// └─────────────────┘   │ in DraftsScreen.confirmDelete() │ ╚══════════════════╝
-///                       ╰──────────────────────────────╯
+/// ┌────────── leaked ─┐  ╭─────────────────────────────────╮  ╔═════════════ root ═╗
+/// │ AlertController#1 │  │ closure                         │  ║ NotificationCenter ║
+/// └───────────────────┘  │ in DraftsScreen.confirmDelete() │  ╚════════════════════╝
+///                        ╰─────────────────────────────────╯
 /// ```
 struct NodeBox {
   /// The node drawn.

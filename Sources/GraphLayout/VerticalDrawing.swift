@@ -6,20 +6,21 @@ import TextGrid
 /// graph (it may be taller than the screen: the caller scrolls).
 ///
 /// ```
-/// ┌──────────────── leaked ─┐
-/// │ AlertController#1       │◀──────┐
-/// └─┬───────────────────────┘       ┃
-///   │ actions[1] (strong)           ┃
-/// ┌─▼─────────────┐                 ┃
-/// │ AlertAction#1 │                 ┃
-/// └─┬─────────────┘                 ┃
-///   │ handler (strong)              ┃
-/// ╭─▼───────────────────────────╮   ┃
-/// │ closure                     │   ┃
-/// │ in DraftsScreen.confirmDe…  │   ┃
-/// ╰─┰───────────────────────────╯   ┃
-///   ┃ captures[1] (strong)          ┃
-///   ┗━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━┛
+/// ┌────────── leaked ─┐
+/// │ AlertController#1 │◀━━━━━━━━━━━━━━━━━━━━━━━━━┓
+/// └─┬─────────────────┘                          ┃
+///   │ actions[1] (strong)                        ┃
+/// ┌─▼─────────────┐                              ┃
+/// │ AlertAction#1 │                              ┃
+/// └─┬─────────────┘                              ┃
+///   │ handler (strong)                           ┃
+/// ╭─▼──────────────────────────────────────────╮ ┃
+/// │ closure                                    │ ┃
+/// │ in DraftsScreen.confirmDelete()            │ ┃
+/// │ captures DraftsScreen#1, AlertController#1 │ ┃
+/// ╰─┰──────────────────────────────────────────╯ ┃
+///   ┃ captures[1] (strong)                       ┃
+///   ┗━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━┛
 /// ```
 struct VerticalDrawing {
   private let outline: GraphOutline

@@ -8,11 +8,18 @@ import TextGrid
 /// be taller than the screen: the view scrolls it.
 ///
 /// ```
-/// 1 of 2: AlertController#1                        Fix
-/// open  alive 2 s · closed at 1.5 s, detected 2.5 s   `{ [unowned alert] _ in … }`
-///                                                   …
-/// ┌────────── leaked ─┐
-/// │ AlertController#1 │◀━━━━━━━┓                   │ strong  ┃ culprit: the
+/// 1 of 2: LoadFeedUseCase#1
+/// open  alive 1 s · closed at 0.0 s, detected at 1.0 s
+///
+/// ┌────────── leaked ─┐                                              Fix: Pass a closure that captures
+/// │ LoadFeedUseCase#1 │◀━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━┓    weakly: `service.run { [weak self] in
+/// └─┬─────────────────┘                                         ┃    self?.handleResponse($0) }`.
+///   │ service (strong)                                          ┃
+/// ┌─▼──── leaked ─┐                                             ┃    Passing a method as a closure
+/// │ FeedService#1 │                                             ┃    (`handleResponse`) captures `self`
+/// └─┰─────────────┘                                             ┃    strongly, although no `self` is
+///   ┃ completion: closure in LoadFeedUseCase.execute() (strong) ┃    written. The service keeps the
+///   ┗━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━┛    completion, the use case keeps the
 /// ```
 struct ExplainContent {
   /// The leak shown.

@@ -8,17 +8,29 @@ import TextGrid
 /// it below 100 columns). PgUp/PgDn scroll it when it is taller than the screen.
 ///
 /// ```
-/// ┌─ Why is it alive? ──────────────────────────── rows 1–20 of 31 ─┐
-/// │ 1 of 2: AlertController#1                                       │
-/// │ open  alive 1 s · closed at 1.5 s, detected at 2.5 s            │
-/// │                                                                 │
-/// │ Fix: `{ [unowned alert] _ in … }` (or `[weak alert]`)           │
-/// │                                                                 │
-/// │ ┌────────── leaked ─┐                                           │
-/// │ │ AlertController#1 │◀━━━━━━━━━━━━━━━━━━━━━━━━━━━┓              │
-/// │ …                                                               │
-/// │ ↑↓ other leak · PgUp PgDn scroll · Esc or e closes    ↓ more    │
-/// └─────────────────────────────────────────────────────────────────┘
+/// ┌─ Why is it alive? · rows 1–20 of 23 ─────────────────────────────────────────┐
+/// │ 1 of 1: CheckoutScreen#1                                                     │
+/// │ open  alive 1 s · closed at 0.0 s, detected at 1.0 s                         │
+/// │                                                                              │
+/// │ Fix: Declare the delegate `weak var delegate: (any PaymentFormDelegate)?`.   │
+/// │                                                                              │
+/// │ ┌───────── leaked ─┐                                                         │
+/// │ │ CheckoutScreen#1 │◀━━━━━━━━━━━┓                                            │
+/// │ └─┬────────────────┘            ┃                                            │
+/// │   │ rootView (strong)           ┃                                            │
+/// │ ┌─▼──────┐                      ┃                                            │
+/// │ │ View#1 │                      ┃                                            │
+/// │ └─┬──────┘                      ┃                                            │
+/// │   │ subviews[1] (strong)        ┃                                            │
+/// │ ┌─▼───────────────────────────┐ ┃                                            │
+/// │ │ StrongDelegatePaymentForm#1 │ ┃                                            │
+/// │ └─┰───────────────────────────┘ ┃                                            │
+/// │   ┃ delegate (strong)           ┃                                            │
+/// │   ┗━━━━━━━━━━━━━━━━━━━━━━━━━━━━━┛                                            │
+/// │                                                                              │
+/// │ │ strong  ┃ culprit: the reference to break                                  │
+/// │ ↑↓ other leak · PgUp/PgDn scroll · Esc or e closes · ↓ more below            │
+/// └──────────────────────────────────────────────────────────────────────────────┘
 /// ```
 enum ExplainView {
   static func draw(_ state: AppState, in area: Rect, on grid: inout Grid) {
