@@ -1,4 +1,5 @@
 import GraphLayout
+import LeakLabTestSupport
 import Testing
 import TextGrid
 

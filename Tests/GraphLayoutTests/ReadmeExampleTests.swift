@@ -1,5 +1,6 @@
 import Foundation
 import GraphLayout
+import LeakLabTestSupport
 import Testing
 import TextGrid
 
@@ -19,8 +20,7 @@ import TextGrid
 
   @Test("The library README shows the example's real drawing")
   func readmePicture() throws {
-    let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
-      "../../Sources/GraphLayout/README.md")
+    let readme = packageRoot.appendingPathComponent("Sources/GraphLayout/README.md")
     let text = try String(contentsOf: readme, encoding: .utf8)
     let blocks = text.components(separatedBy: "```text\n").dropFirst().map {
       $0.components(separatedBy: "```")[0]

@@ -8,8 +8,7 @@ import Testing
 /// program: these tests fail when it no longer matches what the program prints.
 @MainActor
 @Suite struct DocsImagesTests {
-  private let images = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-    .appendingPathComponent("../../docs/images")
+  private let images = packageRoot.appendingPathComponent("docs/images")
 
   @Test("docs/images/alert-action-capture.dot is what leaklab explain --format dot prints (make docs-images)")
   func dotIsCurrent() throws {

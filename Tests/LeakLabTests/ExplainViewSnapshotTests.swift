@@ -1,4 +1,5 @@
 import LeakClock
+import LeakLabTestSupport
 import Scenarios
 import Testing
 import TextGrid
