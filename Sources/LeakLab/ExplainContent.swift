@@ -42,9 +42,13 @@ struct ExplainContent {
   /// decides whether a cycle can be drawn in one row.
   func grid(width: Int, height: Int) -> Grid {
     var blocks: [Grid] = [header(width: width)]
-    if width >= Self.sideBySideWidth, let graph {
-      let side = min(44, width / 3)
-      let drawing = graph.draw(fitting: Size(width: width - side - 3, height: height))
+    let side = min(44, width / 3)
+    let beside = graph.map { $0.draw(fitting: Size(width: width - side - 3, height: height)) }
+    let whole = graph.map { $0.draw(fitting: Size(width: width, height: height)) }
+    if width >= Self.sideBySideWidth, let graph, let beside, let whole, whole.height < beside.height {
+      // The cycle fits in one row only with the whole width: the notes go under it.
+      blocks += [whole, graph.legend(width: width), stacked(notesLines(width: width, withWhy: true))]
+    } else if width >= Self.sideBySideWidth, let graph, let drawing = beside {
       let notes = Self.joined(
         [stacked(notesLines(width: side, withWhy: true)), graph.legend(width: side)], width: side)
       var row = Grid(size: Size(width: width, height: max(drawing.height, notes.height)))
@@ -53,8 +57,8 @@ struct ExplainContent {
       blocks.append(row)
     } else {
       blocks.append(stacked(notesLines(width: width, withWhy: false)))
-      if let graph {
-        blocks.append(graph.draw(fitting: Size(width: width, height: height)))
+      if let graph, let whole {
+        blocks.append(whole)
         blocks.append(graph.legend(width: width))
       }
     }

@@ -34,6 +34,16 @@ import TextGrid
     }
   }
 
+  @Test("At 200×50 the cycle is drawn in one row, the fix beside it")
+  func roomyTerminal() throws {
+    let frame = try Self.explaining("alert-action-capture").model.frame(for: Size(width: 200, height: 50))
+    expectSnapshot(of: frame, named: "explain-alert-action-capture-200x50")
+    let row = frame.lines.first { $0.contains("│ AlertController#1 ├") } ?? ""
+    #expect(row.contains("│ AlertAction#1 ├") && row.contains("│ closure"))
+    let boxTop = try #require(frame.lines.firstIndex { $0.contains("┌────────── leaked ─┐") })
+    #expect(frame.lines[boxTop].contains("Fix: "))
+  }
+
   @Test("The README's explain view: a leak held by another leak's cycle, at 100×30")
   func readmeExplainView() throws {
     let model = try Self.explaining("alert-action-capture").model
