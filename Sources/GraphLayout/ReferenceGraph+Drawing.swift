@@ -21,8 +21,9 @@ extension ReferenceGraph {
   /// conservative hop broken and heavy (`┇`), and the culprit heavy in
   /// bold red (`┃`), so it stays visible without colour.
   ///
-  /// A chain that fits is drawn in a row; anything else stacks vertically,
-  /// which reads at 80 columns. The grid is exactly as large as the drawing:
+  /// A chain that fits is drawn in a row, a longer plain cycle in a ring of
+  /// two rows if that fits; anything else stacks vertically, which reads at
+  /// 80 columns. The grid is exactly as large as the drawing:
   /// when that is larger than `size` (a big graph on a small screen), the
   /// caller scrolls it.
   ///
@@ -38,6 +39,11 @@ extension ReferenceGraph {
       let labelWidth = edges.map(\.caption.displayWidth).max() ?? 0
       let grid = HorizontalDrawing(outline, boxWidth: 64, labelWidth: labelWidth).grid
       if grid.size.fits(in: size) || orientation == .horizontal { return grid }
+      // A long cycle: two rows, closed on the left, if that fits.
+      if RingDrawing.applies(to: outline) {
+        let ring = RingDrawing(outline, boxWidth: 64, labelWidth: labelWidth).grid
+        if ring.size.fits(in: size) { return ring }
+      }
     }
     return verticalDrawing(outline, width: size.width)
   }

@@ -52,6 +52,20 @@ import TextGrid
     #expect(grid.height <= 8)
   }
 
+  @Test("At 200×50 a six-node cycle too wide for one row is a ring of two rows, closed on the left")
+  func ringWhenRoomy() {
+    let grid = Shape.sixNodeCycle.graph.draw(fitting: Size(width: 200, height: 50))
+    let lines = grid.lines
+    let top = lines.first { $0.contains("ProfileScreen#1") } ?? ""
+    let bottom = lines.first { $0.contains("ProfileRouter#1") } ?? ""
+    #expect(top.contains("ProfilePresenter#1") && top.contains("ProfileInteractor#1"))
+    #expect(bottom.contains("closure") && bottom.contains("ProfileService#1"))
+    #expect(top.hasPrefix("┏") && top.contains("━▶│ ProfileScreen#1"))
+    #expect(bottom.contains("│◀─ captures[0] (strong) ─┤"))
+    #expect(lines.last?.hasPrefix("┗━") == true)
+    #expect(grid.height <= 12)
+  }
+
   @Test("A graph that is not a chain is stacked even when asked for a row")
   func branchesAreStacked() {
     let grid = Shape.manyEdges.graph.draw(fitting: Size(width: 400, height: 100), orientation: .horizontal)

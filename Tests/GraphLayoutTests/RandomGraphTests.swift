@@ -67,4 +67,45 @@ import TextGrid
     }
     #expect(corners == graph.nodes.count, "seed \(seed):\n\(grid)")
   }
+
+  /// A plain cycle of 4–9 nodes with names and labels of random lengths.
+  static func cycle(seed: UInt64) -> ReferenceGraph {
+    var random = Generator(state: seed)
+    let count = Int.random(in: 4...9, using: &random)
+    var graph = ReferenceGraph()
+    for i in 0..<count {
+      let name = "Type" + String(repeating: "x", count: Int.random(in: 0...20, using: &random)) + "#\(i)"
+      graph.addNode(.init(id: "N\(i)", title: name, isLeaked: i == 0))
+    }
+    for i in 0..<count {
+      let label = "field" + String(repeating: "y", count: Int.random(in: 0...25, using: &random))
+      graph.addEdge(.init(from: "N\(i)", to: "N\((i + 1) % count)", label: label, isCulprit: i == count - 1))
+    }
+    return graph
+  }
+
+  @Test(
+    "Generated long cycles, in a row, a ring or stacked, keep every title and one head per edge",
+    arguments: 0..<40)
+  func cycles(_ seed: Int) {
+    let graph = Self.cycle(seed: UInt64(seed))
+    for size in [Size(width: 200, height: 50), Size(width: 120, height: 40), Size(width: 80, height: 24)] {
+      let grid = graph.draw(fitting: size)
+      let text = grid.description
+      for node in graph.nodes {
+        #expect(text.contains(" \(node.title) "), "seed \(seed) at \(size):\n\(text)")
+      }
+      for edge in graph.edges { #expect(text.contains(edge.caption), "seed \(seed) at \(size):\n\(text)") }
+      var heads = 0
+      var corners = 0
+      for y in 0..<grid.height {
+        for x in 0..<grid.width {
+          if "▼▲▶◀".contains(grid[x, y].character) { heads += 1 }
+          if grid[x, y].character == "┌" { corners += 1 }
+        }
+      }
+      #expect(heads == graph.edges.count, "seed \(seed) at \(size):\n\(text)")
+      #expect(corners == graph.nodes.count, "seed \(seed) at \(size):\n\(text)")
+    }
+  }
 }

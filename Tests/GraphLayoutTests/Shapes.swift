@@ -72,7 +72,6 @@ enum Shape: String, CaseIterable, CustomTestStringConvertible {
           Edge(from: "ProfileService_1", to: "closure_1", label: "completion"),
           Edge(from: "closure_1", to: "ProfileRouter_1", label: "captures[0]"),
           Edge(from: "ProfileRouter_1", to: "ProfileScreen_1", label: "screen", isCulprit: true),
-          Edge(from: "ProfileRouter_1", to: "ProfilePresenter_1", label: "presenter", strength: .weak),
         ])
     case .rootPathToCycle:
       ReferenceGraph(
