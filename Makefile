@@ -47,6 +47,7 @@ format:
 bench: deps
 	$(SWIFT) run -c release LeakLabBenchmarks detector
 	$(SWIFT) run -c release LeakLabBenchmarks retaingraph
+	$(SWIFT) run -c release LeakLabBenchmarks graph
 
 ## docs-images: the pictures the README shows, made from the real program
 ## (the DOT `leaklab explain` prints, rendered by Graphviz); a test checks they are current

@@ -109,7 +109,7 @@ let package = Package(
     // `make bench`: release-build benchmarks, medians and ratios side by side.
     .executableTarget(
       name: "LeakLabBenchmarks",
-      dependencies: ["LeakClock", "LeakDetector", "RetainGraph", "TextGrid"],
+      dependencies: ["LeakClock", "LeakDetector", "RetainGraph", "TextGrid", "GraphLayout"],
       path: "Tools/LeakLabBenchmarks"
     ),
 

@@ -95,10 +95,12 @@ struct HorizontalDrawing {
     }
   }
 
+  /// The size of the drawing, known before it is drawn.
+  var size: Size { Size(width: max(width, canvas.extent.width), height: max(height, canvas.extent.height)) }
+
   /// The drawing, sized to fit everything.
   var grid: Grid {
-    var grid = Grid(
-      size: Size(width: max(width, canvas.extent.width), height: max(height, canvas.extent.height)))
+    var grid = Grid(size: size)
     canvas.render(on: &grid)
     for box in boxes where outline.chain.contains(where: { graph.nodes[$0].id == box.node.id }) {
       box.draw(on: &grid)

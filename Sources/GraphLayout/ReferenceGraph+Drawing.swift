@@ -37,12 +37,12 @@ extension ReferenceGraph {
     if orientation != .vertical, outline.isChain {
       // In a row only with every label and title whole: else stacking reads better.
       let labelWidth = edges.map(\.caption.displayWidth).max() ?? 0
-      let grid = HorizontalDrawing(outline, boxWidth: 64, labelWidth: labelWidth).grid
-      if grid.size.fits(in: size) || orientation == .horizontal { return grid }
+      let row = HorizontalDrawing(outline, boxWidth: 64, labelWidth: labelWidth)
+      if row.size.fits(in: size) || orientation == .horizontal { return row.grid }
       // A long cycle: two rows, closed on the left, if that fits.
       if RingDrawing.applies(to: outline) {
-        let ring = RingDrawing(outline, boxWidth: 64, labelWidth: labelWidth).grid
-        if ring.size.fits(in: size) { return ring }
+        let ring = RingDrawing(outline, boxWidth: 64, labelWidth: labelWidth)
+        if ring.size.fits(in: size) { return ring.grid }
       }
     }
     return verticalDrawing(outline, width: size.width)
@@ -52,14 +52,14 @@ extension ReferenceGraph {
   private func verticalDrawing(_ outline: GraphOutline, width: Int) -> Grid {
     let channels = 2 * outline.extras.count + 2
     var budget = max(width, 24)
-    var narrowest: Grid?
+    var narrowest: VerticalDrawing?
     while true {
       let boxWidth = max(16, min(60, budget - channels - 2))
       let labelWidth = max(12, min(72, budget - 6 - channels))
-      let grid = VerticalDrawing(outline, boxWidth: boxWidth, labelWidth: labelWidth).grid
-      if grid.width <= width { return grid }
-      if narrowest.map({ grid.width < $0.width }) ?? true { narrowest = grid }
-      if boxWidth == 16, labelWidth == 12 { return narrowest ?? grid }
+      let drawing = VerticalDrawing(outline, boxWidth: boxWidth, labelWidth: labelWidth)
+      if drawing.size.width <= width { return drawing.grid }
+      if narrowest.map({ drawing.size.width < $0.size.width }) ?? true { narrowest = drawing }
+      if boxWidth == 16, labelWidth == 12 { return (narrowest ?? drawing).grid }
       budget -= 4
     }
   }

@@ -135,10 +135,12 @@ struct RingDrawing {
     height = below + 1
   }
 
+  /// The size of the drawing, known before it is drawn.
+  var size: Size { Size(width: max(width, canvas.extent.width), height: max(height, canvas.extent.height)) }
+
   /// The drawing, sized to fit everything.
   var grid: Grid {
-    var grid = Grid(
-      size: Size(width: max(width, canvas.extent.width), height: max(height, canvas.extent.height)))
+    var grid = Grid(size: size)
     canvas.render(on: &grid)
     for node in outline.chain { boxes[node].draw(on: &grid) }
     for overlay in overlays { grid.put(overlay.text, at: overlay.point, style: overlay.style) }

@@ -219,11 +219,16 @@ struct VerticalDrawing {
 
   // MARK: Output
 
+  /// The size of the drawing, known before it is drawn.
+  var size: Size {
+    Size(
+      width: max(extent.max() ?? 0, canvas.extent.width, (channels.map(\.x).max() ?? -1) + 1),
+      height: max(extent.count, canvas.extent.height))
+  }
+
   /// The drawing, sized to fit everything.
   var grid: Grid {
-    let width = max(extent.max() ?? 0, canvas.extent.width, (channels.map(\.x).max() ?? -1) + 1)
-    let height = max(extent.count, canvas.extent.height)
-    var grid = Grid(size: Size(width: width, height: height))
+    var grid = Grid(size: size)
     canvas.render(on: &grid)
     for box in boxes { box.draw(on: &grid) }
     for overlay in overlays { grid.put(overlay.text, at: overlay.point, style: overlay.style) }
