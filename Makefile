@@ -67,6 +67,7 @@ bench: deps
 	$(SWIFT) run -c release LeakLabBenchmarks detector
 	$(SWIFT) run -c release LeakLabBenchmarks retaingraph
 	$(SWIFT) run -c release LeakLabBenchmarks graph
+	$(SWIFT) run -c release LeakLabBenchmarks memoryview
 	$(SWIFT) build -c release --product leaklab
 	$(SWIFT) build -c release --product LiveObjects
 	$(SWIFT) run -c release LeakLabBenchmarks leaks

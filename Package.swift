@@ -38,7 +38,7 @@ let package = Package(
     .target(name: "LeakDetector", dependencies: ["LeakClock", "CLeakRuntime"], exclude: ["README.md"]),
     .target(name: "CLeakRuntime"),
     // Retain paths, over the runtime's Remote Mirror library used in-process.
-    .target(name: "RetainGraph", dependencies: ["CRemoteMirror"], exclude: ["README.md"]),
+    .target(name: "RetainGraph", dependencies: ["CRemoteMirror", "MemoryView"], exclude: ["README.md"]),
     .target(
       name: "CRemoteMirror",
       linkerSettings: [.linkedLibrary("swiftRemoteMirror"), .linkedLibrary("dl")]
@@ -143,7 +143,7 @@ let package = Package(
     // `make bench`: release-build benchmarks, medians and ratios side by side.
     .executableTarget(
       name: "LeakLabBenchmarks",
-      dependencies: ["LeakClock", "LeakDetector", "RetainGraph", "TextGrid", "GraphLayout"],
+      dependencies: ["LeakClock", "LeakDetector", "RetainGraph", "TextGrid", "GraphLayout", "MemoryView"],
       path: "Tools/LeakLabBenchmarks"
     ),
 

@@ -1,9 +1,20 @@
+import CMemoryView
+
 /// Finds the block that contains an address in a few steps: a binary search
 /// over the heaps, then a table with one entry per 512 bytes of heap giving
 /// the first block that reaches past that point.
 ///
 /// Every table lives in scratch mappings (see ``ScratchBuffer``).
 struct BlockIndex {
+  /// The index for the C scan loops (valid while the tables live and do not grow).
+  var raw: MVBlockIndex {
+    MVBlockIndex(
+      low: low, high: high, regions: UnsafePointer(regions.base), regionCount: regions.count / 5,
+      buckets: UnsafePointer(buckets.base), starts: UnsafePointer(starts.base),
+      sizes: UnsafePointer(sizes.base),
+      shift: UInt32(Self.bucketShift))
+  }
+
   private let starts: ScratchBuffer<UInt>
   private let sizes: ScratchBuffer<UInt>
   /// Per region: start, end, first block, end block, first bucket.

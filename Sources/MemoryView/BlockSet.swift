@@ -23,6 +23,9 @@ public final class BlockSet: @unchecked Sendable {
     return true
   }
 
+  /// The bitmap's words (for the C loops).
+  var words: UnsafePointer<UInt64>? { UnsafePointer(bits.base) }
+
   /// Whether `block` is in the set.
   public func contains(_ block: Int) -> Bool { bits[block >> 6] & (1 << UInt64(block & 63)) != 0 }
 }

@@ -9,7 +9,7 @@ public struct ImageList: Sendable {
 
   /// Finds the images of the process whose mappings are `map`, reading their
   /// ELF headers from `memory`.
-  public init(map: MemoryMap, memory: some MemoryReading) {
+  public init(map: MemoryMap, memory: ProcessMemory) {
     var images: [LoadedImage] = []
     var seen = Set<String>()
     let regions = map.regions
@@ -38,7 +38,7 @@ public struct ImageList: Sendable {
   }
 
   /// Reads the ELF header and program headers mapped at `base`.
-  static func image(at base: UInt, path: String, memory: some MemoryReading) -> LoadedImage? {
+  static func image(at base: UInt, path: String, memory: ProcessMemory) -> LoadedImage? {
     let header = memory.bytes(at: base, count: 64)
     guard header.count == 64, header[0] == 0x7F, header[1] == UInt8(ascii: "E"),
       header[2] == UInt8(ascii: "L"),

@@ -8,7 +8,7 @@ struct LibcSymbols {
   /// The random value glibc stores in the second word of every chunk in a tcache.
   var tcacheKey: UInt?
 
-  init(images: ImageList, memory: some MemoryReading) {
+  init(images: ImageList, memory: ProcessMemory) {
     image = images.images.first { $0.name.hasPrefix("libc.so") || $0.name.hasPrefix("libc-2") }
     guard let image else { return }
     var source: LoadedImage? = nil

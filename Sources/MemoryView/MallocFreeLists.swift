@@ -152,6 +152,7 @@ extension MallocWalk {
   /// Keeps the chunks that are in use and on no free list, as blocks.
   mutating func keepLiveBlocks() {
     blockStarts.reserve(chunks.count)
+    blockFirstWords.reserve(chunks.count)
     blockSizes.reserve(chunks.count)
     blockFlags.reserve(chunks.count)
     for index in 0..<chunks.count {
@@ -164,6 +165,7 @@ extension MallocWalk {
       let origin = flags & 3
       let overhead = origin == MallocBlock.Origin.mmapped.rawValue ? MallocLayout.headerSize : 8
       blockStarts.append(chunks[index] + MallocLayout.headerSize)
+      blockFirstWords.append(firstWords[index])
       blockSizes.append(chunkSizes[index] - overhead)
       blockFlags.append(origin | (flags & ChunkFlag.allocatorInternal != 0 ? ChunkFlag.internalBlock : 0))
     }

@@ -52,6 +52,7 @@ public final class MallocHeap: @unchecked Sendable {
   let starts: ScratchBuffer<UInt>
   let sizes: ScratchBuffer<UInt>
   let flags: ScratchBuffer<UInt8>
+  let firstWords: ScratchBuffer<UInt>
   let blockIndex: BlockIndex
   /// What the walk found, and what it could not check.
   public let report: MallocReport
@@ -62,7 +63,7 @@ public final class MallocHeap: @unchecked Sendable {
   ///
   /// Throws when the process has no glibc malloc heap that can be read (a
   /// sanitizer's allocator, a static binary with another allocator, a read failure).
-  public convenience init(memory: some MemoryReading, map: MemoryMap, images: ImageList)
+  public convenience init(memory: ProcessMemory, map: MemoryMap, images: ImageList)
     throws(MallocHeapError)
   {
     try self.init(memory: memory, map: map, images: images, usesLibcSymbols: true)
@@ -70,7 +71,7 @@ public final class MallocHeap: @unchecked Sendable {
 
   /// Walks the heap; without `usesLibcSymbols`, finds the main arena and the
   /// tcache key by search alone (to test the search against the symbols).
-  init(memory: some MemoryReading, map: MemoryMap, images: ImageList, usesLibcSymbols: Bool)
+  init(memory: ProcessMemory, map: MemoryMap, images: ImageList, usesLibcSymbols: Bool)
     throws(MallocHeapError)
   {
     var walk = MallocWalk(memory: memory, map: map, images: images, usesLibcSymbols: usesLibcSymbols)
@@ -78,6 +79,7 @@ public final class MallocHeap: @unchecked Sendable {
     starts = walk.blockStarts
     sizes = walk.blockSizes
     flags = walk.blockFlags
+    firstWords = walk.blockFirstWords
     report = walk.report
     heapRanges = walk.heapRanges
     blockIndex = BlockIndex(starts: starts, sizes: sizes, regions: walk.heapRanges)
@@ -95,6 +97,10 @@ public final class MallocHeap: @unchecked Sendable {
       isAllocatorInternal: flag & ChunkFlag.internalBlock != 0)
   }
 
+  /// The first word of block `position` when the heap was walked: a Swift
+  /// object's metadata, a C++ object's vtable, a CoreFoundation or Block isa.
+  public func firstWord(of position: Int) -> UInt { firstWords[position] }
+
   /// The position of the live block whose memory contains `address` (a
   /// pointer to its start or into its middle), or nil.
   public func index(containing address: UInt) -> Int? { blockIndex.lookUp(address) }
@@ -111,7 +117,7 @@ public final class MallocHeap: @unchecked Sendable {
 
   /// Bytes of scratch memory the block table and its index use.
   public var tableBytes: Int {
-    (starts.capacity + sizes.capacity) * 8 + flags.capacity + blockIndex.byteCount
+    (starts.capacity + sizes.capacity + firstWords.capacity) * 8 + flags.capacity + blockIndex.byteCount
   }
 }
 

@@ -10,11 +10,11 @@ enum ChunkFlag {
 
 /// The walk behind ``MallocHeap``: finds the heaps, walks their chunks, reads
 /// the free lists, and keeps the chunks that are live blocks.
-struct MallocWalk<Memory: MemoryReading> {
-  let memory: Memory
+struct MallocWalk {
+  let memory: ProcessMemory
   let map: MemoryMap
   let images: ImageList
-  let reader: WindowedReader<Memory>
+  let reader: WindowedReader
   var report = MallocReport()
   var heapRanges: [Range<UInt>] = []
 
@@ -25,12 +25,15 @@ struct MallocWalk<Memory: MemoryReading> {
   let chunkFlags = ScratchBuffer<UInt8>()
   /// For chunks a tcache can hold: the word where a cached chunk keeps the tcache key.
   let keyWords = ScratchBuffer<UInt>()
+  /// Each chunk's first user word (a Swift object's metadata, a C++ object's vtable).
+  let firstWords = ScratchBuffer<UInt>()
   let freeChunks = ScratchBuffer<UInt>()
 
   // The result.
   let blockStarts = ScratchBuffer<UInt>()
   let blockSizes = ScratchBuffer<UInt>()
   let blockFlags = ScratchBuffer<UInt8>()
+  let blockFirstWords = ScratchBuffer<UInt>()
 
   /// Heaps to walk: where the first chunk is, where the heap ends, its top chunk if known.
   struct Heap {
@@ -48,7 +51,7 @@ struct MallocWalk<Memory: MemoryReading> {
   var mainTop: UInt?
   var libc: LibcSymbols
 
-  init(memory: Memory, map: MemoryMap, images: ImageList, usesLibcSymbols: Bool) {
+  init(memory: ProcessMemory, map: MemoryMap, images: ImageList, usesLibcSymbols: Bool) {
     self.memory = memory
     self.map = map
     self.images = images
@@ -68,6 +71,14 @@ struct MallocWalk<Memory: MemoryReading> {
           "no glibc malloc heap found (another allocator, e.g. a sanitizer's, or nothing allocated)")
     }
     heaps.sort { $0.firstChunk < $1.firstChunk }
+    // At most one chunk per 32 bytes of heap: reserved now (pages are only
+    // touched as they fill), so the tables never move while they grow.
+    let bound = heaps.reduce(0) { $0 + Int(($1.end - $1.firstChunk) / MallocLayout.minimumChunk) + 1 }
+    chunks.reserve(bound)
+    chunkSizes.reserve(bound)
+    chunkFlags.reserve(bound)
+    keyWords.reserve(bound)
+    firstWords.reserve(bound)
     for heap in heaps { walk(heap) }
     findMainArena()
     readFreeLists()
@@ -157,7 +168,7 @@ struct MallocWalk<Memory: MemoryReading> {
       }
       append(
         chunk: heap.firstChunk, size: header & ~MallocLayout.flagBits, flags: origin | ChunkFlag.inUse,
-        keyWord: 0)
+        keyWord: 0, firstWord: reader.word(at: heap.firstChunk + 16, limit: heap.end) ?? 0)
       return
     }
     // The top chunk moves with every allocation from it: read it now, and
@@ -196,18 +207,20 @@ struct MallocWalk<Memory: MemoryReading> {
       }
       var flags = origin
       var keyWord: UInt = 0
+      let firstWord = reader.word(at: chunk + 16, limit: end) ?? 0
       if size <= MallocLayout.tcacheLargestChunk {
         keyWord = reader.word(at: chunk + 24, limit: end) ?? 0
         if size == MallocLayout.tcacheChunkSize { flags |= ChunkFlag.tcacheCandidate }
       }
-      previous = append(chunk: chunk, size: size, flags: flags, keyWord: keyWord)
+      previous = append(chunk: chunk, size: size, flags: flags, keyWord: keyWord, firstWord: firstWord)
       chunk += size
     }
     report.notes.append("the heap ending at \(hex(heap.end)) has no top chunk where expected")
   }
 
   @discardableResult
-  private func append(chunk: UInt, size: UInt, flags: UInt8, keyWord: UInt) -> Int {
+  private func append(chunk: UInt, size: UInt, flags: UInt8, keyWord: UInt, firstWord: UInt) -> Int {
+    firstWords.append(firstWord)
     chunks.append(chunk)
     chunkSizes.append(size)
     chunkFlags.append(flags)

@@ -110,6 +110,17 @@ public final class ProcessSnapshot: @unchecked Sendable {
     return blocks
   }
 
+  /// The metadata word that starts every slab of a Swift task's allocator,
+  /// from the concurrency library's debug variable
+  /// `_swift_concurrency_debug_asyncTaskSlabMetadata` (nil without one).
+  public var taskSlabMetadata: UInt? {
+    guard let library = images.images.first(where: { $0.name.hasPrefix("libswift_Concurrency") }),
+      let variable = library.address(ofSymbol: "_swift_concurrency_debug_asyncTaskSlabMetadata"),
+      let value = memory.word(at: variable), value != 0
+    else { return nil }
+    return value
+  }
+
   /// Makes the block that contains `address` a root named `name`.
   public func registerRoot(block address: UInt, name: String) {
     guard let index = heap.index(containing: address) else { return }

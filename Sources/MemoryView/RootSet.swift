@@ -79,7 +79,7 @@ public struct RootSet: Sendable {
   /// - Parameter staticTLSSize: bytes of static TLS below each thread
   ///   pointer; by default the sum of the images' TLS segments, aligned.
   public init(
-    map: MemoryMap, images: ImageList, threads: ThreadList, heap: MallocHeap, memory: some MemoryReading,
+    map: MemoryMap, images: ImageList, threads: ThreadList, heap: MallocHeap, memory: ProcessMemory,
     staticTLSSize: UInt? = nil
   ) {
     let tlsSize = staticTLSSize ?? Self.staticTLSSize(images: images)
@@ -109,7 +109,7 @@ public struct RootSet: Sendable {
   }
 
   private mutating func addThread(
-    _ thread: ThreadInfo, staticTLSSize: UInt, map: MemoryMap, heap: MallocHeap, memory: some MemoryReading,
+    _ thread: ThreadInfo, staticTLSSize: UInt, map: MemoryMap, heap: MallocHeap, memory: ProcessMemory,
     covered: inout [Range<UInt>]
   ) {
     if let mapping = thread.stackMapping { covered.append(mapping) }

@@ -1,3 +1,4 @@
+import CMemoryView
 import Synchronization
 
 #if canImport(Glibc)
@@ -11,6 +12,8 @@ import Synchronization
 /// queues) must not look like references to the blocks they describe: they
 /// live in mappings of their own, outside every malloc heap, and every such
 /// mapping is listed in ``ScratchMappings`` so that root collection skips it.
+/// Growing remaps the pages (no copy); reserving ahead costs nothing until
+/// the pages are touched.
 final class ScratchBuffer<Element: BitwiseCopyable> {
   private(set) var base: UnsafeMutablePointer<Element>?
   private(set) var count = 0
@@ -21,52 +24,60 @@ final class ScratchBuffer<Element: BitwiseCopyable> {
   }
 
   deinit {
-    if let base {
-      ScratchMappings.unmap(UnsafeMutableRawPointer(base), bytes: capacity * MemoryLayout<Element>.stride)
-    }
+    if let base { ScratchMappings.unmap(UnsafeMutableRawPointer(base), bytes: byteCount(capacity)) }
+  }
+
+  private func byteCount(_ elements: Int) -> Int {
+    (elements * MemoryLayout<Element>.stride + 4095) / 4096 * 4096
   }
 
   /// Makes room for at least `minimum` elements.
   func reserve(_ minimum: Int) {
     guard minimum > capacity else { return }
     let stride = MemoryLayout<Element>.stride
-    var grown = max(capacity * 2, 4096 / stride, minimum)
-    grown = (grown * stride + 4095) / 4096 * 4096 / stride
-    let fresh = ScratchMappings.map(bytes: grown * stride).assumingMemoryBound(to: Element.self)
+    let grown = byteCount(max(capacity * 2, 4096 / stride, minimum))
     if let base {
-      fresh.update(from: base, count: count)
-      ScratchMappings.unmap(UnsafeMutableRawPointer(base), bytes: capacity * stride)
+      let moved = ScratchMappings.remap(UnsafeMutableRawPointer(base), from: byteCount(capacity), to: grown)
+      self.base = moved.assumingMemoryBound(to: Element.self)
+    } else {
+      base = ScratchMappings.map(bytes: grown).assumingMemoryBound(to: Element.self)
     }
-    base = fresh
-    capacity = grown
+    capacity = grown / stride
   }
 
   /// Sets every element to `value`, `count` of them.
   func fill(_ value: Element, count: Int) {
     reserve(count)
-    base!.update(repeating: value, count: count)
+    base.unsafelyUnwrapped.update(repeating: value, count: count)
     self.count = count
   }
 
+  @inline(__always)
   func append(_ element: Element) {
     if count == capacity { reserve(count + 1) }
-    base![count] = element
+    base.unsafelyUnwrapped[count] = element
     count += 1
   }
 
   func removeAll() { count = 0 }
+
+  /// Counts `added` more elements, written past the end by the caller (within the capacity).
+  func grow(by added: Int) {
+    precondition(count + added <= capacity)
+    count += added
+  }
 
   /// Keeps the first `newCount` elements.
   func truncate(to newCount: Int) { count = min(count, max(0, newCount)) }
 
   func removeLast() -> Element {
     count -= 1
-    return base![count]
+    return base.unsafelyUnwrapped[count]
   }
 
   subscript(index: Int) -> Element {
-    get { base![index] }
-    set { base![index] = newValue }
+    @inline(__always) get { base.unsafelyUnwrapped[index] }
+    @inline(__always) set { base.unsafelyUnwrapped[index] = newValue }
   }
 
   var buffer: UnsafeMutableBufferPointer<Element> { UnsafeMutableBufferPointer(start: base, count: count) }
@@ -77,20 +88,33 @@ enum ScratchMappings {
   private static let live = Mutex<[Range<UInt>]>([])
 
   static func map(bytes: Int) -> UnsafeMutableRawPointer {
-    let length = (bytes + 4095) / 4096 * 4096
-    guard let pointer = mmap(nil, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
-      pointer != MAP_FAILED
-    else { fatalError("MemoryView: cannot map \(length) bytes of scratch memory") }
+    guard let pointer = mv_mapScratch(bytes) else {
+      fatalError("MemoryView: cannot map \(bytes) bytes of scratch memory")
+    }
     let start = UInt(bitPattern: pointer)
-    live.withLock { $0.append(start..<start + UInt(length)) }
+    live.withLock { $0.append(start..<start + UInt(bytes)) }
     return pointer
   }
 
+  static func remap(_ pointer: UnsafeMutableRawPointer, from oldBytes: Int, to newBytes: Int)
+    -> UnsafeMutableRawPointer
+  {
+    guard let moved = mv_remapScratch(pointer, oldBytes, newBytes) else {
+      fatalError("MemoryView: cannot grow scratch memory to \(newBytes) bytes")
+    }
+    let old = UInt(bitPattern: pointer)
+    let start = UInt(bitPattern: moved)
+    live.withLock { ranges in
+      ranges.removeAll { $0.lowerBound == old }
+      ranges.append(start..<start + UInt(newBytes))
+    }
+    return moved
+  }
+
   static func unmap(_ pointer: UnsafeMutableRawPointer, bytes: Int) {
-    let length = (bytes + 4095) / 4096 * 4096
     let start = UInt(bitPattern: pointer)
     live.withLock { ranges in ranges.removeAll { $0.lowerBound == start } }
-    munmap(pointer, length)
+    munmap(pointer, bytes)
   }
 
   /// Whether `range` overlaps memory the scan mapped for itself.

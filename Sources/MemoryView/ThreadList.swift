@@ -86,7 +86,7 @@ public struct ThreadList: Sendable {
   ///     the function that asked: the calling thread's stack below it (the
   ///     scan's own frames) is not scanned.
   public init(
-    pid: pid_t, map: MemoryMap, memory: some MemoryReading, registers: [ThreadRegisters] = [],
+    pid: pid_t, map: MemoryMap, memory: ProcessMemory, registers: [ThreadRegisters] = [],
     callerStackPointer: UInt? = nil
   ) {
     let isSelf = pid == getpid()
@@ -138,7 +138,7 @@ public struct ThreadList: Sendable {
   /// Anonymous writable mappings with a thread control block at the top, by
   /// the thread id the TCB records (0 for a thread that exited: glibc keeps
   /// such stacks for reuse).
-  static func threadStacks(map: MemoryMap, memory: some MemoryReading) -> [pid_t: (
+  static func threadStacks(map: MemoryMap, memory: ProcessMemory) -> [pid_t: (
     mapping: Range<UInt>, threadPointer: UInt
   )] {
     var stacks: [pid_t: (mapping: Range<UInt>, threadPointer: UInt)] = [:]
@@ -191,7 +191,7 @@ public struct ThreadList: Sendable {
 
   /// glibc's thread control block near the top of a thread's stack mapping:
   /// its first word (`tcb`) and third word (`self`) point at itself.
-  static func findThreadPointer(in mapping: Range<UInt>, memory: some MemoryReading) -> UInt? {
+  static func findThreadPointer(in mapping: Range<UInt>, memory: ProcessMemory) -> UInt? {
     let span = min(UInt(16384), UInt(mapping.count))
     let start = mapping.upperBound - span
     let bytes = memory.bytes(at: start, count: Int(span))

@@ -1,13 +1,13 @@
 /// Reads a large range of another process's memory one window at a time,
 /// into a scratch mapping, and serves words from the copy.
-final class WindowedReader<Memory: MemoryReading> {
-  let memory: Memory
+final class WindowedReader {
+  let memory: ProcessMemory
   let capacity: Int
   private let window: UnsafeMutableRawPointer
   private(set) var base: UInt = 0
   private(set) var count = 0
 
-  init(memory: Memory, capacity: Int = 1 << 20) {
+  init(memory: ProcessMemory, capacity: Int = 1 << 20) {
     self.memory = memory
     self.capacity = capacity
     window = ScratchMappings.map(bytes: capacity)

@@ -13,7 +13,9 @@ public struct Explanation: Sendable, CustomStringConvertible {
   public enum Verdict: Sendable, Hashable {
     /// The shortest strong cycle through the object; the path starts and ends at it.
     case cycle(RetainPath)
-    /// A strong path from a registered root to the object.
+    /// A strong path to the object from a true root (a global, a thread's
+    /// stack or thread-local storage, found by scanning memory) or from a
+    /// registered root.
     case heldByRoot(RetainPath)
     /// Nothing visible from the object or the roots holds it: something not
     /// visible here does (a local variable, a global, unregistered work).
@@ -32,16 +34,28 @@ public struct Explanation: Sendable, CustomStringConvertible {
   public var isTruncated: Bool
   /// How many heap objects the searches visited.
   public var visitedCount: Int
+  /// A path from a true root — a global (named by its symbol and image), a
+  /// thread's stack or thread-local storage, a registered root — found by
+  /// scanning the process's memory backwards from the object. Set whenever
+  /// one exists, also when the verdict is a cycle: an object can be held by
+  /// both. Steps through memory without Swift metadata are conservative.
+  public var rootPath: RetainPath?
+  /// Why nothing could be seen holding the object, when the verdict is
+  /// ``Verdict/notVisible(retainCount:)``.
+  public var notVisibleReason: String?
 
   /// Creates an explanation.
   public init(
-    object: ObjectInfo, verdict: Verdict, method: InspectionMethod, isTruncated: Bool, visitedCount: Int
+    object: ObjectInfo, verdict: Verdict, method: InspectionMethod, isTruncated: Bool, visitedCount: Int,
+    rootPath: RetainPath? = nil, notVisibleReason: String? = nil
   ) {
     self.object = object
     self.verdict = verdict
     self.method = method
     self.isTruncated = isTruncated
     self.visitedCount = visitedCount
+    self.rootPath = rootPath
+    self.notVisibleReason = notVisibleReason
   }
 
   /// The path found, if any.
@@ -55,10 +69,13 @@ public struct Explanation: Sendable, CustomStringConvertible {
   public var description: String {
     var text: String
     switch verdict {
-    case .cycle(let path): text = "retain cycle: \(path)"
+    case .cycle(let path):
+      text = "retain cycle: \(path)"
+      if let rootPath { text += "; also held from root: \(rootPath)" }
     case .heldByRoot(let path): text = "held from root: \(path)"
     case .notVisible(let count):
       text = "\(object.name) is held by something not visible here (retain count \(count))"
+      if let notVisibleReason { text += ": \(notVisibleReason)" }
     }
     if isTruncated { text += " [search stopped at a limit]" }
     if method == .mirror { text += " [Mirror fallback: cannot tell weak from strong, cannot see captures]" }

@@ -25,6 +25,12 @@ public enum ObjectKind: String, Sendable, Hashable {
   case collectionStorage
   /// Anything else the runtime allocated (a box, an opaque block).
   case other
+  /// A block of memory from `malloc` that is not a Swift object: C, C++ or
+  /// Objective-C data (a CoreFoundation or Dispatch object, a Block).
+  case mallocBlock
+  /// Memory that is not a heap block: a global, a thread's stack or
+  /// thread-local storage, where a path from a true root starts.
+  case root
 }
 
 /// A heap object seen during an inspection: its address, type and display name.
@@ -90,6 +96,7 @@ public struct Reference: Sendable, Hashable, CustomStringConvertible {
   /// The reference as a path step: `handler: closure in A.f() → captures AlertController#1`.
   public var step: String {
     let prefix = isConservative ? "(conservative) " : ""
+    if label.isEmpty && closure == nil { return "\(prefix)\(target.name)" }
     let separator = label.hasPrefix("captures") ? " " : ": "
     guard let closure else { return "\(prefix)\(label)\(separator)\(target.name)" }
     if target.kind == .closureContext { return "\(prefix)\(label)\(separator)\(closure)" }

@@ -20,7 +20,7 @@ struct SearchReport: Sendable {
 /// 5 ms of lazy work on first use), so every explainer shares one per read
 /// mode and holds the lock for a whole search.
 final class ReflectionEngine: Sendable {
-  private let session: Mutex<ReflectionSession>
+  let session: Mutex<ReflectionSession>
 
   /// Safe reads (`process_vm_readv`), or nil when the library cannot be initialised.
   static let safe = ReflectionEngine(safeReads: true)

@@ -2,8 +2,10 @@ import CRemoteMirror
 import Synchronization
 
 /// Explains why a live object is still alive: the shortest strong retain
-/// cycle through it, else a strong path from a registered root, else an
-/// honest "held by something not visible here" with its retain count.
+/// cycle through it, and the path from a true root that holds it (a global,
+/// a thread's stack or thread-local storage, found by scanning the process's
+/// memory backwards from the object, through C memory too), else an honest
+/// "held by something not visible here" with its retain count and the reason.
 ///
 /// The explainer reads objects with the Swift runtime's Remote Mirror library,
 /// in-process: it sees field names, reference strengths (strong, weak,
@@ -13,22 +15,32 @@ import Synchronization
 /// `Mirror`, which cannot tell weak from strong nor see captures; ``method``
 /// says which one is in use.
 ///
+/// Roots need not be registered: ``registerRoot(_:name:)`` only gives a root
+/// a nicer name (and a place to stop). A step through memory that has no
+/// Swift metadata (C, CoreFoundation, Dispatch) is found by its address
+/// alone and marked `(conservative)`; see docs/memory-view.md for where such
+/// an answer can be wrong.
+///
 /// The explainer never extends a lifetime: roots are held weakly, results hold
 /// no references, and inspected objects are retained only while the naming
 /// function runs. It is safe to use from any thread; searches are serialized.
 ///
 /// ```swift
 /// let explainer = RetainExplainer(naming: { object in detector.name(of: object) })
-/// explainer.registerRoot(notificationCenter, name: "NotificationCenter.default")
 /// print(explainer.explain(alertController))
 /// // retain cycle: AlertController#1 → actions[0]: AlertAction → handler: closure in
 /// // AlertScreen.showAlert() → captures AlertController#1 (strong)
+/// print(explainer.explain(observer))
+/// // held from root: global Foundation.NotificationCenter._default in libFoundation.so
+/// // → (conservative) NotificationCenter → … → block: closure in Feed.start() → captures Feed#1 (strong)
 /// ```
 public final class RetainExplainer: Sendable {
   /// The inspection method in use.
   public let method: InspectionMethod
   /// The bounds every search respects.
   public let limits: SearchLimits
+  /// Whether explanations search the process's memory for a path from a true root.
+  public let searchesMemory: Bool
   private let naming: (@Sendable (AnyObject) -> String?)?
   private let engine: ReflectionEngine?
   private let roots = Mutex<[Root]>([])
@@ -57,11 +69,16 @@ public final class RetainExplainer: Sendable {
   ///   - limits: bounds on depth, visited objects and time for each search.
   ///   - naming: names instances in the output (`AlertController#1`); when it
   ///     returns nil, or for objects it is not called on, the plain type name is used.
+  ///   - searchesMemory: whether ``explain(_:)`` scans the process's memory
+  ///     for a path from a true root (a snapshot of the heap per explanation:
+  ///     tens of milliseconds for a heap of tens of MB); off, only cycles and
+  ///     registered roots are searched.
   public init(
     method preference: InspectionPreference = .automatic, limits: SearchLimits = .default,
-    naming: (@Sendable (AnyObject) -> String?)? = nil
+    naming: (@Sendable (AnyObject) -> String?)? = nil, searchesMemory: Bool = true
   ) {
     self.limits = limits
+    self.searchesMemory = searchesMemory
     self.naming = naming
     switch preference {
     case .automatic, .only(.remoteMirror):
@@ -140,23 +157,61 @@ public final class RetainExplainer: Sendable {
   /// Explains why `object` is alive.
   ///
   /// Looks first for the shortest strong cycle through the object, then for
-  /// the shortest strong path from a registered root, following conservative
-  /// edges only when no precise path exists. Otherwise the verdict is
-  /// ``Explanation/Verdict/notVisible(retainCount:)``.
+  /// the shortest strong path from a registered root (conservative edges only
+  /// when no precise path exists); and, unless `searchesMemory` is off, for a
+  /// path from a true root by scanning memory backwards from the object
+  /// (``Explanation/rootPath``). Without a cycle, the verdict is the root path
+  /// found; with neither, ``Explanation/Verdict/notVisible(retainCount:)``
+  /// with the reason.
   public func explain(_ object: AnyObject) -> Explanation {
     let roots = liveRoots()
     return withExtendedLifetime((object, roots)) {
       guard let engine else { return mirrorExplanation(of: object, roots: roots) }
       let address = Self.address(of: object)
       let report = engine.search(address, roots: roots.map { Self.address(of: $0.object) }, limits: limits)
+      // Always with safe reads: the scan meets blocks that are not objects.
+      var memory = MemoryRootResult.unavailable("the memory search is off")
+      if searchesMemory, let safe = ReflectionEngine.safe {
+        memory = safe.memoryRootSearch(
+          of: address, registered: roots.map { (Self.address(of: $0.object), $0.name ?? "registered root") },
+          limits: limits)
+      }
       var metadata = report.metadata
       var word: UInt = 0
       if rm_read(address, &word, 8, true) == 8 { metadata[address] = word }
+      var rootPath: RetainPath?
+      var reason: String?
+      var isTruncated = report.isTruncated
+      var visited = report.visited
+      switch memory {
+      case .path(let path, let pathMetadata, let truncated, let count):
+        rootPath = path
+        metadata.merge(pathMetadata) { first, _ in first }
+        isTruncated = isTruncated || truncated
+        visited += count
+      case .callerOnly(let count):
+        visited += count
+        reason = "only the caller's own variables hold it (its stack, or the frames of its task)"
+      case .nothing(let count, let truncated):
+        visited += count
+        isTruncated = isTruncated || truncated
+        reason =
+          truncated
+          ? "the memory search stopped at a limit"
+          : "no word in memory holds it (a register of a running thread, or memory the scan cannot read)"
+      case .unavailable(let why):
+        reason = "the process's memory could not be searched: \(why)"
+      }
       let names = ObjectNaming.names(for: metadata, fixed: rootNamesByAddress(), naming: naming)
       var start = report.start
       var steps = report.steps
       ObjectNaming.apply(names, to: &start)
       ObjectNaming.apply(names, to: &steps)
+      if var path = rootPath {
+        ObjectNaming.apply(names, to: &path.start)
+        ObjectNaming.apply(names, to: &path.steps)
+        rootPath = path
+      }
       let typeName = _typeName(type(of: object), qualified: false)
       let subject = ObjectInfo(address: address, typeName: typeName, name: names[address], kind: .object)
       let path = RetainPath(start: start, steps: steps)
@@ -164,11 +219,11 @@ public final class RetainExplainer: Sendable {
         switch report.kind {
         case .cycle: .cycle(path)
         case .root: .heldByRoot(path)
-        case .none: .notVisible(retainCount: Self.retainCount(of: object))
+        case .none: rootPath.map { .heldByRoot($0) } ?? .notVisible(retainCount: Self.retainCount(of: object))
         }
       return Explanation(
-        object: subject, verdict: verdict, method: method, isTruncated: report.isTruncated,
-        visitedCount: report.visited)
+        object: subject, verdict: verdict, method: method, isTruncated: isTruncated, visitedCount: visited,
+        rootPath: rootPath, notVisibleReason: rootPath == nil ? reason : nil)
     }
   }
 

@@ -233,7 +233,8 @@ struct ExplanationGraphBuilder {
     case .object: .object
     case .closureContext: .closure
     case .collectionStorage: .collection
-    case .other: .other
+    // MemoryView's C blocks and roots on a path to a root: drawn as plain boxes.
+    case .other, .mallocBlock, .root: .other
     }
   }
 

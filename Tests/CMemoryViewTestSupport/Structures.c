@@ -3,6 +3,8 @@
 
 #include <malloc.h>
 #include <pthread.h>
+#include <signal.h>
+#include <sys/wait.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -200,3 +202,34 @@ uintptr_t mvt_makeUnreferenced(size_t size) { return (uintptr_t)calloc(1, size) 
 void mvt_freeMasked(uintptr_t masked) { free((void *)(masked ^ MVT_MASK)); }
 
 void mvt_fixMmapThreshold(void) { mallopt(M_MMAP_THRESHOLD, 128 * 1024); }
+
+int mvt_forkStoppedListChild(size_t count, size_t size, uintptr_t *last) {
+  int pipes[2];
+  if (pipe(pipes) != 0) return -1;
+  pid_t child = fork();
+  if (child < 0) return -1;
+  if (child == 0) {
+    // Only C from here on: the child of a multithreaded process.
+    close(pipes[0]);
+    uintptr_t masked = mvt_makeList(count, size);
+    (void)!write(pipes[1], &masked, sizeof masked);
+    close(pipes[1]);
+    raise(SIGSTOP);
+    for (;;) pause();
+  }
+  close(pipes[1]);
+  ssize_t got = read(pipes[0], last, sizeof *last);
+  close(pipes[0]);
+  int status = 0;
+  if (got != sizeof *last || waitpid(child, &status, WUNTRACED) != child || !WIFSTOPPED(status)) {
+    kill(child, SIGKILL);
+    waitpid(child, NULL, 0);
+    return -1;
+  }
+  return child;
+}
+
+void mvt_killChild(int pid) {
+  kill(pid, SIGKILL);
+  waitpid(pid, NULL, 0);
+}

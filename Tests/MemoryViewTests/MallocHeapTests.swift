@@ -22,7 +22,7 @@ extension CStructureTests {
       var node = mvt_listHeadAddress()
       var nodes = 0
       while node != 0 {
-        let block = try #require(heap.block(containing: node))
+        let block = try #require(heap.block(containing: node), "\(heap.report)")
         #expect(block.address == node)
         #expect(block.size >= 40 && block.size < 40 + 32)
         #expect(heap.block(containing: node + 20)?.address == node)

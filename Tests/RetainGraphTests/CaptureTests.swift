@@ -3,7 +3,7 @@ import Testing
 @testable import RetainGraph
 
 @Suite struct CaptureTests {
-  let explainer = RetainExplainer()
+  let explainer = RetainExplainer(searchesMemory: false)
 
   @Test func aClosureWithSeveralCapturesShowsWhichCaptureHoldsTheObject() throws {
     let owner = Owner()

@@ -3,7 +3,7 @@ import Testing
 @testable import RetainGraph
 
 @Suite struct CycleTests {
-  let explainer = RetainExplainer(limits: .unbounded)
+  let explainer = RetainExplainer(limits: .unbounded, searchesMemory: false)
 
   @Test(arguments: 1...20)
   func aCycleOfAnyLengthIsFoundWithExactlyThatManySteps(length: Int) throws {
@@ -63,7 +63,7 @@ import Testing
 
   @Test func theAlertActionCycleReadsAsTheDeveloperWouldFollowIt() {
     let names = InstanceNames()
-    let explainer = RetainExplainer(naming: { names.name($0) })
+    let explainer = RetainExplainer(naming: { names.name($0) }, searchesMemory: false)
     let screen = AlertScreen()
     let alert = screen.showAlert()
     defer { alert.actions = [] }

@@ -84,7 +84,7 @@ final class LevelFour: LevelThree {
 }
 
 @Suite struct ExistentialTests {
-  let explainer = RetainExplainer()
+  let explainer = RetainExplainer(searchesMemory: false)
 
   /// The references of `form`, and the labels of the strong cycle through
   /// `screen` once `screen.form = form` closes the loop, if there is one.

@@ -81,7 +81,7 @@ import Testing
   }
 
   @Test func setsOfEverySmallScaleListEachElementOnce() {
-    let explainer = RetainExplainer()
+    let explainer = RetainExplainer(searchesMemory: false)
     for count in [1, 2, 3, 5, 11, 23, 47, 95] {
       let model = Model()
       let screens = (0..<count).map { _ in Screen() }

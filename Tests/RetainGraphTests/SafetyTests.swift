@@ -5,7 +5,7 @@ import Testing
 
 @Suite struct SafetyTests {
   @Test func explainingNeverExtendsALifetime() {
-    let explainer = RetainExplainer(naming: { "\(type(of: $0))" })
+    let explainer = RetainExplainer(naming: { "\(type(of: $0))" }, searchesMemory: false)
     weak var weakScreen: Screen?
     weak var weakOwner: Owner?
     do {
@@ -35,10 +35,11 @@ import Testing
       middle.next = Node(2)
       middle.next?.next = first
     }
-    let explainer = RetainExplainer(naming: { object in
-      if let node = object as? Node, node.id == 0 { node.next = nil }
-      return "\(type(of: object))"
-    })
+    let explainer = RetainExplainer(
+      naming: { object in
+        if let node = object as? Node, node.id == 0 { node.next = nil }
+        return "\(type(of: object))"
+      }, searchesMemory: false)
     let explanation = explainer.explain(first)
     #expect(explanation.path?.steps.count == 3)
     #expect(weakMiddle == nil)
@@ -47,7 +48,7 @@ import Testing
 
   @Test func objectsChangingOnAnotherThreadDuringInspectionDoNotCrash() async {
     let shared = SharedChain()
-    let explainer = RetainExplainer()
+    let explainer = RetainExplainer(searchesMemory: false)
     let writer = Task.detached {
       for round in 0..<20_000 { shared.replaceMiddle(round) }
     }
@@ -59,7 +60,7 @@ import Testing
   @Test func aHundredThousandNodeChainClosingIntoACycleIsExplainedWithNoDepthLimit() throws {
     let nodes = makeChain(100_000, closed: true)
     defer { breakCycles(nodes) }
-    let explainer = RetainExplainer(limits: .unbounded)
+    let explainer = RetainExplainer(limits: .unbounded, searchesMemory: false)
     let explanation = explainer.explain(nodes[0])
     #expect(explanation.path?.steps.count == 100_000)
     #expect(!explanation.isTruncated)
@@ -68,15 +69,15 @@ import Testing
   @Test func limitsStopASearchAndSaySo() {
     let nodes = makeChain(20, closed: true)
     defer { breakCycles(nodes) }
-    let byDepth = RetainExplainer(limits: SearchLimits(maxDepth: 5))
+    let byDepth = RetainExplainer(limits: SearchLimits(maxDepth: 5), searchesMemory: false)
     #expect(byDepth.explain(nodes[0]).path == nil)
     #expect(byDepth.explain(nodes[0]).isTruncated)
-    let byNodes = RetainExplainer(limits: SearchLimits(maxNodes: 10))
+    let byNodes = RetainExplainer(limits: SearchLimits(maxNodes: 10), searchesMemory: false)
     #expect(byNodes.explain(nodes[0]).isTruncated)
   }
 
   @Test func directReadsGiveTheSameAnswer() {
-    let explainer = RetainExplainer(method: .only(.remoteMirrorDirectReads))
+    let explainer = RetainExplainer(method: .only(.remoteMirrorDirectReads), searchesMemory: false)
     let alert = AlertScreen().showAlert()
     defer { alert.actions = [] }
     #expect(explainer.method == .remoteMirrorDirectReads)

@@ -7,8 +7,8 @@ import Testing
 /// in one system call; what is read ahead is used only when the fresh words
 /// lead to exactly those addresses.
 @Suite struct SpeculationTests {
-  let explainer = RetainExplainer(method: .only(.remoteMirror))
-  let direct = RetainExplainer(method: .only(.remoteMirrorDirectReads))
+  let explainer = RetainExplainer(method: .only(.remoteMirror), searchesMemory: false)
+  let direct = RetainExplainer(method: .only(.remoteMirrorDirectReads), searchesMemory: false)
 
   /// `(label, target address, strength)` of each reference, to compare describes.
   func edges(_ references: [Reference]) -> [String] {

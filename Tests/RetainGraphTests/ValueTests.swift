@@ -4,7 +4,7 @@ import Testing
 
 /// References held inside values: collections, optionals, existentials, enums, structs.
 @Suite struct ValueTests {
-  let explainer = RetainExplainer()
+  let explainer = RetainExplainer(searchesMemory: false)
 
   /// The label of the edge from `model` to `screen`, with `screen.model = model` closing a cycle.
   func cycleLabel(_ setUp: (Model, Screen) -> Void) -> [String]? {

@@ -75,7 +75,7 @@ func ratio(_ slower: Duration, _ faster: Duration) -> String {
   return "\(rounded(slower / faster))x"
 }
 
-private func rounded(_ value: Double) -> String {
+func rounded(_ value: Double) -> String {
   let scaled = (value * 10).rounded() / 10
   return scaled == scaled.rounded() ? "\(Int(scaled))" : "\(scaled)"
 }

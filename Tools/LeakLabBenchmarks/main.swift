@@ -1,6 +1,6 @@
 // `make bench`: every LeakLab benchmark, one section per library.
 // Release build only; medians of repeated runs, measured side by side.
-// `LeakLabBenchmarks detector`, `… retaingraph`, `… graph` or `… leaks` runs one section.
+// `LeakLabBenchmarks detector`, `… retaingraph`, `… graph`, `… memoryview` or `… leaks` runs one section.
 let sections = Set(CommandLine.arguments.dropFirst().map { $0.lowercased() })
 func wanted(_ section: String) -> Bool { sections.isEmpty || sections.contains(section) }
 
@@ -18,4 +18,7 @@ if wanted("graph") {
 }
 if wanted("leaks") {
   LeaksBenchmarks.run()
+}
+if wanted("memoryview") {
+  runMemoryViewBenchmarks()
 }

@@ -10,6 +10,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "CMemoryViewScan.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -109,6 +111,14 @@ uintptr_t mv_currentTask(void);
 /// The metadata word that starts every slab of a task's allocator (where
 /// its async frames live), from the concurrency library's debug variables; 0 if unknown.
 uintptr_t mv_taskSlabMetadata(void);
+
+/// Maps `size` bytes of private anonymous memory (reserved lazily: pages cost
+/// nothing until touched). NULL on failure.
+void *mv_mapScratch(size_t size);
+
+/// Grows or shrinks a mapping made by `mv_mapScratch`, moving it if needed
+/// (without copying its pages). NULL on failure (the old mapping stays).
+void *mv_remapScratch(void *address, size_t oldSize, size_t newSize);
 
 /// Demangles a Swift symbol name with the runtime's demangler; the result is
 /// malloc'd (free it), or NULL.

@@ -60,6 +60,13 @@ void mvt_stopFreeingThread(void);
 void mvt_startChurn(int threads);
 void mvt_stopChurn(void);
 
+/// Forks a child that builds a list of `count` nodes of `size` bytes into
+/// `mvt_listHead`, then stops itself (SIGSTOP). Returns the child's pid once
+/// it has stopped (or -1), and writes the masked address of the list's last node.
+int mvt_forkStoppedListChild(size_t count, size_t size, uintptr_t *last);
+/// Kills and reaps the child.
+void mvt_killChild(int pid);
+
 /// A block nothing points at: allocated, its address kept masked only.
 uintptr_t mvt_makeUnreferenced(size_t size);
 void mvt_freeMasked(uintptr_t masked);
