@@ -108,7 +108,8 @@ let package = Package(
     ),
     .testTarget(name: "LeakClockTests", dependencies: ["LeakClock"]),
     .testTarget(name: "StepScriptsTests", dependencies: ["StepScripts"]),
-    .testTarget(name: "LeakDetectorTests", dependencies: ["LeakDetector", "LeakClock"]),
+    .testTarget(
+      name: "LeakDetectorTests", dependencies: ["LeakDetector", "LeakClock", "LeakLabTestSupport"]),
     .testTarget(
       name: "ScreenKitTests", dependencies: ["ScreenKit", "LeakDetector", "LeakClock", "LeakLabTestSupport"]),
     .testTarget(name: "RetainGraphTests", dependencies: ["RetainGraph"]),

@@ -159,9 +159,11 @@ public final class AppModel {
     state.now = scheduler.now
     state.phone = harness.window.snapshot()
     state.report = harness.detector.report
-    for entry in LogEntry.entries(for: inbox.drain()) {
+    let events = inbox.drain()
+    for entry in LogEntry.entries(for: events) {
       state.log.append(entry)
     }
+    if let check = events.compactMap(RunCheck.init).last { state.lastCheck = check }
     if state.log.count > AppState.logLimit { state.log.removeFirst(state.log.count - AppState.logLimit) }
     lastFingerprint = fingerprint()
   }

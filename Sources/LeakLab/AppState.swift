@@ -30,6 +30,9 @@ public struct AppState: Equatable, Sendable {
   public var log: [LogEntry]
   /// The detector's report for the current run.
   public var report: LeakReport
+  /// The current run's latest check: what the detector checked once the
+  /// grace delay after the close had passed (`nil` before that).
+  public var lastCheck: RunCheck?
   /// When the overlay panel is drawn.
   public var overlayMode: OverlayMode
   /// Whether the `?` help overlay is shown.
@@ -57,6 +60,7 @@ public struct AppState: Equatable, Sendable {
     phone = nil
     log = []
     report = Self.emptyReport
+    lastCheck = nil
     overlayMode = .always
     isHelpVisible = false
     explainedLeakIndex = nil

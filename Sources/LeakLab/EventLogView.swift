@@ -37,6 +37,7 @@ enum EventLogView {
     case .opened, .closed: .title
     case .action: .key
     case .expected: .muted
+    case .checked: .success
     case .detected: .alert
     case .resolved: .success
     case .budget: .warning

@@ -50,7 +50,7 @@ enum OverlayView {
   private static func detailLines(_ state: AppState, width: Int) -> [(String, Style)] {
     let report = state.report
     guard !report.leaks.isEmpty || !report.budgetIssues.isEmpty else {
-      return [("Nothing leaked in this run.", .muted)]
+      return TextWrapping.words(cleanStatus(state), width: width).map { ($0, .muted) }
     }
     let nameWidth = report.leaks.map(\.name.count).max() ?? 0
     var lines: [(String, Style)] = []
@@ -67,6 +67,21 @@ enum OverlayView {
       lines.append((issue.label + "  over budget", .warning))
     }
     return lines
+  }
+
+  /// What a run without leaks has been through: waiting, checked, or not closed yet.
+  static func cleanStatus(_ state: AppState) -> String {
+    let pending = state.report.pendingExpectations
+    if pending > 0 {
+      return
+        "Checking \(pending) object\(pending == 1 ? "" : "s") when the grace delay after the close has passed…"
+    }
+    if let check = state.lastCheck {
+      return "✓ Checked \(check.summary)."
+    }
+    return state.openScenario == nil
+      ? "Nothing checked yet: open a scenario, then close it (Esc) to start the leak check."
+      : "Close the screen (Esc) to start the leak check."
   }
 
   /// `open  alive 4 s` or `resolved after 10.0 s`.
