@@ -108,6 +108,7 @@ public enum AppReducer {
     }
     guard let entry = state.selectedEntry else { return [] }
     state.openScenario = OpenScenario(id: entry.id, mode: entry.mode)
+    state.lastRun = state.openScenario
     state.lastCheck = nil
     state.log(.opened, "\(entry.title) (\(entry.mode.rawValue))")
     return [.open(id: entry.id, mode: entry.mode)]
@@ -126,7 +127,10 @@ public enum AppReducer {
   private static func tap(_ state: inout AppState, number: Int) -> [AppEffect] {
     let index = number - 1
     if let alert = state.phone?.alert {
-      guard alert.actions.indices.contains(index) else { return [] }
+      guard alert.actions.indices.contains(index) else {
+        state.notice = "\(number) does nothing here: the alert's actions are 1–\(alert.actions.count)"
+        return []
+      }
       state.log(.action, "alert: \(alert.actions[index].title)")
       return [.tapAlertAction(index: index)]
     }
@@ -134,7 +138,14 @@ public enum AppReducer {
       state.notice = "Enter opens the selected scenario first"
       return []
     }
-    guard entry.actions.indices.contains(index) else { return [] }
+    guard entry.actions.indices.contains(index) else {
+      let count = entry.actions.count
+      state.notice =
+        count == 1
+        ? "\(number) does nothing here: this screen has one action (1)"
+        : "\(number) does nothing here: this screen's actions are 1–\(count)"
+      return []
+    }
     state.log(.action, entry.actions[index].title)
     return [.runAction(index: index)]
   }

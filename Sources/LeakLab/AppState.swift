@@ -24,6 +24,9 @@ public struct AppState: Equatable, Sendable {
   public var selectedIndex: Int
   /// The scenario whose screen is on the phone, if any.
   public var openScenario: OpenScenario?
+  /// The scenario and form of the current run (the last open): what the
+  /// overlay, the log's latest lines and the explain view are about.
+  public var lastRun: OpenScenario?
   /// What the simulated phone shows: the window's snapshot.
   public var phone: ScreenSnapshot?
   /// The event log, oldest first, at most ``logLimit`` entries.
@@ -57,6 +60,7 @@ public struct AppState: Equatable, Sendable {
     self.catalogue = catalogue
     selectedIndex = 0
     openScenario = nil
+    lastRun = nil
     phone = nil
     log = []
     report = Self.emptyReport
@@ -81,6 +85,17 @@ public struct AppState: Equatable, Sendable {
   /// The catalogue row of the open scenario, if one is open.
   public var openEntry: CatalogueEntry? {
     openScenario.flatMap { open in catalogue.first { $0.id == open.id } }
+  }
+
+  /// The catalogue row of the current run's scenario, if there has been a run.
+  public var lastRunEntry: CatalogueEntry? {
+    lastRun.flatMap { run in catalogue.first { $0.id == run.id } }
+  }
+
+  /// Whether the selection is not the current run's scenario: the overlay
+  /// and the explain view then describe a run of another scenario.
+  public var isSelectionAnotherScenario: Bool {
+    openScenario == nil && lastRun != nil && lastRun?.id != selectedEntry?.id
   }
 
   /// Which keys mean something now: picks the status bar's hints.

@@ -32,13 +32,24 @@ enum ExplainView {
 
   private static func content(_ state: AppState, width: Int) -> [(String, Style)] {
     let report = state.report
-    let footer = ("↑↓ other leak · Esc or e closes", Style.muted)
+    let footer = (report.leaks.count > 1 ? "↑↓ other leak · Esc or e closes" : "Esc or e closes", Style.muted)
+    if state.isSelectionAnotherScenario, let selected = state.selectedEntry, let run = state.lastRunEntry {
+      return wrapped(
+        [
+          ("\(selected.title) has not run yet.", .title),
+          ("Enter opens it; close it (Esc) and its leaks can be explained here.", .plain),
+          ("The overlay still shows the last run: \(run.title). Select it to explain that run.", .muted),
+          ("", .plain), footer,
+        ], width: width)
+    }
     guard let index = state.explainedLeakIndex, report.leaks.indices.contains(index) else {
-      return [
-        ("Nothing has leaked in this run.", .title),
-        ("Open a scenario in strong form, tap its actions and close it (Esc).", .plain),
-        ("", .plain), footer,
-      ]
+      let run = state.lastRunEntry.map { " (\($0.title))" } ?? ""
+      return wrapped(
+        [
+          ("Nothing has leaked in this run\(run).", .title),
+          ("Open a scenario in strong form, tap its actions and close it (Esc).", .plain),
+          ("", .plain), footer,
+        ], width: width)
     }
     let leak = report.leaks[index]
     var lines: [(String, Style)] = [
@@ -71,5 +82,12 @@ enum ExplainView {
     lines.append(("", .plain))
     lines.append(footer)
     return lines
+  }
+
+  /// Each line word-wrapped to `width`; blank lines kept.
+  private static func wrapped(_ lines: [(String, Style)], width: Int) -> [(String, Style)] {
+    lines.flatMap { line in
+      line.0.isEmpty ? [line] : TextWrapping.words(line.0, width: width).map { ($0, line.1) }
+    }
   }
 }

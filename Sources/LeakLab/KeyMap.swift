@@ -34,6 +34,11 @@ public struct KeyMap: Equatable, Sendable {
   /// Every bound key.
   public var boundKeys: Set<Key> { Set(lookup.keys) }
 
+  /// The keys that send `action`, in table order.
+  public func keys(for action: AppAction) -> [Key] {
+    bindings.flatMap { binding in zip(binding.keys, binding.actions).filter { $0.1 == action }.map(\.0) }
+  }
+
   /// The status bar's hints in `context`: the short key label and the hint, in table order.
   public func statusHints(in context: KeyContext) -> [(keys: String, hint: String)] {
     bindings.compactMap { binding in

@@ -15,7 +15,7 @@ import TextGrid
 /// The box is not drawn when the overlay is hidden, or only-with-issues and clean.
 enum OverlayView {
   static func draw(_ state: AppState, in area: Rect, on grid: inout Grid) {
-    let inner = grid.drawBox(area, title: "Detector", style: .muted, titleStyle: .title)
+    let inner = grid.drawBox(area, title: title(state), style: .muted, titleStyle: .title)
     guard inner.width > 0, inner.height > 0 else { return }
     let report = state.report
     var lines = labelLines(report, width: inner.width)
@@ -30,6 +30,12 @@ enum OverlayView {
       lines += details
     }
     grid.putLines(lines.map { ($0.0.truncated(toWidth: inner.width), $0.1) }, in: inner)
+  }
+
+  /// `Detector`, then the run it describes: `Detector · Closure capture (strong)`.
+  static func title(_ state: AppState) -> String {
+    guard let run = state.lastRun, let entry = state.lastRunEntry else { return "Detector" }
+    return "Detector · \(entry.title) (\(run.mode.rawValue))"
   }
 
   /// How many inner rows the overlay needs to show everything.

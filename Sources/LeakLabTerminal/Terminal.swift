@@ -36,14 +36,19 @@ public final class Terminal {
     public var inputTimeout: Duration
     /// Colours, or attributes only; `nil` decides from `NO_COLOR` and the terminal.
     public var colorMode: ColorMode?
+    /// The keys that quit while the terminal is too small: the only keys that
+    /// do anything then (the first is named in the message).
+    public var quitKeys: [Key]
 
     /// Creates options; the defaults suit an interactive app.
     public init(
-      minimumSize: Size = .zero, inputTimeout: Duration = .milliseconds(50), colorMode: ColorMode? = nil
+      minimumSize: Size = .zero, inputTimeout: Duration = .milliseconds(50), colorMode: ColorMode? = nil,
+      quitKeys: [Key] = [.character("q"), .control("c")]
     ) {
       self.minimumSize = minimumSize
       self.inputTimeout = inputTimeout
       self.colorMode = colorMode
+      self.quitKeys = quitKeys
     }
   }
 

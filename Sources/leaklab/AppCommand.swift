@@ -21,7 +21,9 @@ struct App: ParsableCommand {
     let failure = MainActor.assumeIsolated { () -> TerminalError? in
       let app = TerminalAppAdapter(model: AppModel(scheduler: LiveScheduler()))
       do throws(TerminalError) {
-        try Terminal.run(app, options: Terminal.Options(minimumSize: minimumAppSize))
+        let options = Terminal.Options(
+          minimumSize: minimumAppSize, quitKeys: app.model.state.keyMap.keys(for: .quitKeyPressed))
+        try Terminal.run(app, options: options)
         return nil
       } catch {
         return error

@@ -78,7 +78,9 @@ import TextGrid
 
   @Test func terminalTooSmall() {
     // What the terminal layer shows below the app's minimum size, instead of the frame.
-    let grid = Terminal.tooSmallFrame(size: Size(width: 60, height: 20), minimum: minimumAppSize)
+    let grid = Terminal.tooSmallFrame(
+      size: Size(width: 60, height: 20), minimum: minimumAppSize,
+      quitKey: KeyMap.standard.keys(for: .quitKeyPressed).first)
     expectSnapshot(of: grid, named: "too-small-60x20")
   }
 
