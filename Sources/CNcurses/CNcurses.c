@@ -70,8 +70,10 @@ static struct termios shell_mode;
 // async-signal-safe.
 static char restore_sequence[256];
 static size_t restore_length = 0;
-// cursor_normal alone, sent after endwin: leaving the alternate screen can bring
-// back the cursor state saved when it was entered (tmux does), which was hidden.
+// Sent after endwin: clear_screen when the terminal has no alternate screen
+// (vt100: without it the app's last frame would stay under the shell prompt),
+// then cursor_normal alone: leaving the alternate screen can bring back the
+// cursor state saved when it was entered (tmux does), which was hidden.
 static char cursor_sequence[64];
 static size_t cursor_length = 0;
 static struct sigaction previous_crash_actions[COUNT(crash_signals)];
@@ -88,13 +90,27 @@ void cn_save_shell_mode(void) {
   shell_mode_saved = tcgetattr(STDIN_FILENO, &shell_mode) == 0;
 }
 
+static bool has_capability(const char *name) {
+  char *value = tigetstr(name);
+  return value != NULL && value != (char *)-1 && value[0] != '\0';
+}
+
+// Appends a capability's bytes without its padding delays (`$<50>` in vt100's
+// clear): they are written raw, not through tputs, which would interpret them.
 static void append_capability(char *buffer, size_t capacity, size_t *length, const char *name) {
   char *value = tigetstr(name);
   if (value == NULL || value == (char *)-1) return;
-  size_t size = strlen(value);
-  if (*length + size >= capacity) return;
-  memcpy(buffer + *length, value, size);
-  *length += size;
+  for (const char *p = value; *p != '\0'; p++) {
+    if (p[0] == '$' && p[1] == '<') {
+      const char *end = strchr(p, '>');
+      if (end != NULL) {
+        p = end;
+        continue;
+      }
+    }
+    if (*length + 1 >= capacity) return;
+    buffer[(*length)++] = *p;
+  }
 }
 
 static void write_all(const char *bytes, size_t length) {
@@ -154,6 +170,10 @@ void cn_set_active(bool value) {
     append_capability(restore_sequence, sizeof(restore_sequence), &restore_length, "sgr0");
     append_capability(restore_sequence, sizeof(restore_sequence), &restore_length, "rmkx");
     append_capability(restore_sequence, sizeof(restore_sequence), &restore_length, "rmcup");
+    if (!has_capability("rmcup")) {
+      append_capability(restore_sequence, sizeof(restore_sequence), &restore_length, "clear");
+      append_capability(cursor_sequence, sizeof(cursor_sequence), &cursor_length, "clear");
+    }
     append_capability(restore_sequence, sizeof(restore_sequence), &restore_length, "cnorm");
     append_capability(cursor_sequence, sizeof(cursor_sequence), &cursor_length, "cnorm");
   }

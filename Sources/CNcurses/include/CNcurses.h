@@ -49,7 +49,8 @@ void cn_install_restore_handlers(void);
 /// Records that curses is active (`true`: the handlers must restore the terminal)
 /// and captures the terminal's restore sequences.
 void cn_set_active(bool active);
-/// Restores the terminal with endwin if curses is active; safe to call twice.
+/// Restores the terminal with endwin if curses is active (and clears the screen
+/// when the terminal has no alternate screen, as vt100); safe to call twice.
 void cn_restore(void);
 
 #endif
