@@ -33,6 +33,29 @@ bool cn_setup_locale(void) {
 
 SCREEN *cn_newterm(const char *type) { return newterm(type, stdout, stdin); }
 
+bool cn_enable_mouse(void) {
+  mmask_t mask = BUTTON1_PRESSED | BUTTON1_RELEASED | BUTTON4_PRESSED;
+#ifdef BUTTON5_PRESSED
+  mask |= BUTTON5_PRESSED;
+#endif
+  mouseinterval(0);
+  return mousemask(mask, NULL) != 0;
+}
+
+int cn_read_mouse(int *x, int *y) {
+  MEVENT event;
+  if (getmouse(&event) != OK) return -1;
+  *x = event.x;
+  *y = event.y;
+  if (event.bstate & BUTTON1_PRESSED) return 0;
+  if (event.bstate & BUTTON1_RELEASED) return 1;
+  if (event.bstate & BUTTON4_PRESSED) return 2;
+#ifdef BUTTON5_PRESSED
+  if (event.bstate & BUTTON5_PRESSED) return 3;
+#endif
+  return -1;
+}
+
 int cn_put_cell(WINDOW *window, int y, int x, const wchar_t *chars, int count, attr_t attributes, short pair) {
   wchar_t text[CCHARW_MAX + 1];
   int n = count < CCHARW_MAX ? count : CCHARW_MAX;

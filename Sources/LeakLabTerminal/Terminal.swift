@@ -39,16 +39,20 @@ public final class Terminal {
     /// The keys that quit while the terminal is too small: the only keys that
     /// do anything then (the first is named in the message).
     public var quitKeys: [Key]
+    /// Whether clicks and the wheel arrive as ``Key/mouse(_:)`` (text selection
+    /// in the terminal then needs Shift, as in htop).
+    public var reportsMouse: Bool
 
     /// Creates options; the defaults suit an interactive app.
     public init(
       minimumSize: Size = .zero, inputTimeout: Duration = .milliseconds(50), colorMode: ColorMode? = nil,
-      quitKeys: [Key] = [.character("q"), .control("c")]
+      quitKeys: [Key] = [.character("q"), .control("c")], reportsMouse: Bool = false
     ) {
       self.minimumSize = minimumSize
       self.inputTimeout = inputTimeout
       self.colorMode = colorMode
       self.quitKeys = quitKeys
+      self.reportsMouse = reportsMouse
     }
   }
 
@@ -107,6 +111,7 @@ public final class Terminal {
     set_escdelay(25)
     curs_set(0)
     leaveok(window, true)
+    if options.reportsMouse { _ = cn_enable_mouse() }
 
     let noColor = !(environment["NO_COLOR"] ?? "").isEmpty
     colorMode = options.colorMode ?? (noColor || !has_colors() ? .monochrome : .color)
@@ -161,7 +166,13 @@ public final class Terminal {
     guard isActive else { return nil }
     wtimeout(window, timeout.wholeMilliseconds)
     var character: wint_t = 0
-    let key = Key(cursesResult: wget_wch(window, &character), value: character)
+    let result = wget_wch(window, &character)
+    if result == KEY_CODE_YES, Int32(bitPattern: character) == KEY_MOUSE {
+      var x: Int32 = 0
+      var y: Int32 = 0
+      return Key(mouseCode: cn_read_mouse(&x, &y), x: x, y: y)
+    }
+    let key = Key(cursesResult: result, value: character)
     if key == .resize {
       size = Size(width: Int(getmaxx(window)), height: Int(getmaxy(window)))
       painter.invalidate()

@@ -91,6 +91,12 @@ public final class TmuxSession: Sendable {
     try tmux(["send-keys", "-t", Self.target] + keys)
   }
 
+  /// Sends raw bytes, each as two hex digits (`["1b", "5b", "4d", …]`): what a
+  /// terminal would send for input tmux has no key name for, such as a mouse report.
+  public func sendBytes(_ hexBytes: [String]) throws(Failure) {
+    try tmux(["send-keys", "-t", Self.target, "-H"] + hexBytes)
+  }
+
   /// Types `text` literally, character by character.
   public func type(_ text: String) throws(Failure) {
     try tmux(["send-keys", "-t", Self.target, "-l", text])

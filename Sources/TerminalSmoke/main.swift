@@ -24,7 +24,7 @@ final class SmokeApp: TerminalApp {
     let inner = grid.drawBox(grid.bounds, title: "TerminalSmoke", style: .muted, titleStyle: .title)
     let lines: [(String, Style)] = [
       ("size: \(size)", .plain),
-      ("key: \(lastKey?.name ?? "none") (\(keyCount))", .key),
+      ("key: \(lastKey.map(Self.describe) ?? "none") (\(keyCount))", .key),
       ("wide: 漢字 カタカナ 🐛 ok", .plain),
       ("accents: café naïve", .plain),
       ("delayed work: \(delayedWorkRan ? "ran" : "pending")", delayedWorkRan ? .success : .warning),
@@ -35,6 +35,12 @@ final class SmokeApp: TerminalApp {
       grid.put(text, at: inner.origin.offsetBy(dy: row), style: style, maxWidth: inner.width)
     }
     return grid
+  }
+
+  /// The key's name; a mouse event with its kind and cell: `Wheel down (3, 4)`.
+  static func describe(_ key: Key) -> String {
+    guard case .mouse(let event) = key else { return key.name }
+    return "\(key.name) \(event.kind) \(event.point)"
   }
 
   func handle(_ key: Key) -> LoopDecision {
@@ -57,7 +63,8 @@ final class SmokeApp: TerminalApp {
 }
 
 do {
-  try Terminal.run(SmokeApp(), options: Terminal.Options(minimumSize: Size(width: 40, height: 10)))
+  try Terminal.run(
+    SmokeApp(), options: Terminal.Options(minimumSize: Size(width: 40, height: 10), reportsMouse: true))
 } catch {
   FileHandle.standardError.write(Data("TerminalSmoke: \(error)\n".utf8))
   exit(2)
