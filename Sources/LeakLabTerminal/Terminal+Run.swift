@@ -46,7 +46,26 @@ extension Terminal {
       case .redraw: needsFrame = true
       case .quit: return
       }
+      for request in app.takeTerminalRequests() {
+        perform(request)
+      }
     }
+  }
+
+  /// Does what the app asked of the terminal.
+  public func perform(_ request: TerminalRequest) {
+    switch request {
+    case .copyToClipboard(let text): writeOutOfBand(Self.clipboardSequence(for: text))
+    }
+  }
+
+  /// The OSC 52 sequence that puts `text` on the clipboard: `ESC ] 52 ; c ; base64 BEL`.
+  ///
+  /// ```swift
+  /// Terminal.clipboardSequence(for: "A#1")  // "\u{1B}]52;c;QSMx\u{07}"
+  /// ```
+  nonisolated public static func clipboardSequence(for text: String) -> String {
+    "\u{1B}]52;c;\(Data(text.utf8).base64EncodedString())\u{07}"
   }
 
   /// Where a key goes: to the app, nowhere, or out of the loop.

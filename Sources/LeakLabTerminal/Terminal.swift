@@ -159,6 +159,14 @@ public final class Terminal {
     painter.draw(grid, on: window, screenSize: size)
   }
 
+  /// Writes bytes straight to the terminal, between frames (curses has flushed
+  /// its output), for sequences curses does not know, such as OSC 52.
+  func writeOutOfBand(_ sequence: String) {
+    guard isActive else { return }
+    fflush(nil)
+    FileHandle.standardOutput.write(Data(sequence.utf8))
+  }
+
   /// Waits up to `timeout` for a key; `nil` when none arrived.
   ///
   /// A ``Key/resize`` updates ``size`` before it is returned.

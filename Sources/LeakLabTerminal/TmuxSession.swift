@@ -71,6 +71,7 @@ public final class TmuxSession: Sendable {
     self.environment = inherited
     var arguments = [
       "start-server", ";", "set-option", "-g", "remain-on-exit", "on", ";",
+      "set-option", "-s", "set-clipboard", "on", ";",
       "new-session", "-d", "-s", Self.target, "-x", "\(size.width)", "-y", "\(size.height)",
       "-e", "LANG=C.UTF-8",
     ]
@@ -113,6 +114,12 @@ public final class TmuxSession: Sendable {
     var lines = output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
     if lines.last == "" { lines.removeLast() }
     return lines
+  }
+
+  /// What the program last put on the clipboard (OSC 52; tmux keeps it as its
+  /// newest paste buffer), or `nil` when there is none.
+  public func clipboard() -> String? {
+    try? tmux(["show-buffer"])
   }
 
   /// Changes the window's size; the program receives SIGWINCH.

@@ -1,6 +1,7 @@
 // A tiny app for the terminal layer's end-to-end tests: a box with a title,
 // Unicode and wide text, coloured samples, the terminal size, the last key and
-// whether the main queue's delayed work ran. `q` quits; `!` crashes on purpose.
+// whether the main queue's delayed work ran. `q` quits; `!` crashes on purpose;
+// `y` copies a text to the clipboard (OSC 52).
 import Foundation
 import LeakLabTerminal
 import TextGrid
@@ -11,6 +12,7 @@ final class SmokeApp: TerminalApp {
   private var keyCount = 0
   private var delayedWorkRan = false
   private var changedOutsideKeys = false
+  private var requests: [TerminalRequest] = []
 
   init() {
     DispatchQueue.main.asyncAfter(deadline: .now() + .milliseconds(200)) { [weak self] in
@@ -49,11 +51,21 @@ final class SmokeApp: TerminalApp {
       return .quit
     case .character("!"):
       fatalError("TerminalSmoke crashed on purpose")
+    case .character("y"):
+      requests.append(.copyToClipboard("TerminalSmoke → clipboard"))
+      lastKey = key
+      keyCount += 1
+      return .continue
     default:
       lastKey = key
       keyCount += 1
       return .continue
     }
+  }
+
+  func takeTerminalRequests() -> [TerminalRequest] {
+    defer { requests = [] }
+    return requests
   }
 
   func tick() -> TickOutcome {
