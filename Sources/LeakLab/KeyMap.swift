@@ -31,9 +31,6 @@ public struct KeyMap: Equatable, Sendable {
     lookup[key]
   }
 
-  /// Every bound key.
-  public var boundKeys: Set<Key> { Set(lookup.keys) }
-
   /// The keys that send `action`, in table order.
   public func keys(for action: AppAction) -> [Key] {
     bindings.flatMap { binding in zip(binding.keys, binding.actions).filter { $0.1 == action }.map(\.0) }

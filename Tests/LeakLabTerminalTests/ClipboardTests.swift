@@ -1,5 +1,7 @@
 import Foundation
+import LeakLabTestSupport
 import LeakLabTerminal
+import TerminalAutomation
 import Testing
 import TextGrid
 
@@ -11,7 +13,7 @@ struct ClipboardTests {
   }
 
   @Test func aCopyRequestReachesTheClipboard() throws {
-    let session = try TmuxSession(command: [TerminalSmokeBinary.path], size: Size(width: 60, height: 14))
+    let session = try TmuxSession(command: [builtExecutable(named: "TerminalSmoke")], size: Size(width: 60, height: 14))
     defer { session.kill() }
     try session.waitFor(text: "TerminalSmoke")
     #expect(session.clipboard() == nil)

@@ -1,5 +1,7 @@
 import Foundation
+import LeakLabTestSupport
 import LeakLabTerminal
+import TerminalAutomation
 import Testing
 import TextGrid
 
@@ -14,7 +16,7 @@ struct MouseTests {
   }
 
   @Test func aClickAndTheWheelArriveAsMouseKeysWithTheirCell() throws {
-    let session = try TmuxSession(command: [TerminalSmokeBinary.path], size: Size(width: 60, height: 14))
+    let session = try TmuxSession(command: [builtExecutable(named: "TerminalSmoke")], size: Size(width: 60, height: 14))
     defer { session.kill() }
     try session.waitFor(text: "TerminalSmoke")
     let point = Point(x: 4, y: 3)

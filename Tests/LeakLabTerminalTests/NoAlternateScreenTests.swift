@@ -1,5 +1,7 @@
 import Foundation
+import LeakLabTestSupport
 import LeakLabTerminal
+import TerminalAutomation
 import Testing
 import TextGrid
 
@@ -9,7 +11,7 @@ import TextGrid
 struct NoAlternateScreenTests {
   func start() throws -> TmuxSession {
     let session = try TmuxSession(
-      command: ["env", "TERM=vt100", TerminalSmokeBinary.path], size: Size(width: 60, height: 14))
+      command: ["env", "TERM=vt100", builtExecutable(named: "TerminalSmoke")], size: Size(width: 60, height: 14))
     try session.waitFor(text: "TerminalSmoke")
     #expect(try session.query("#{alternate_on}") == "0")
     return session

@@ -1,6 +1,7 @@
 import Foundation
 import LeakLab
 import LeakLabTerminal
+import TerminalAutomation
 import Testing
 import TextGrid
 
