@@ -1,6 +1,6 @@
 import Foundation
-import LeakLabTestSupport
 import LeakLabTerminal
+import LeakLabTestSupport
 import TerminalAutomation
 import Testing
 import TextGrid
@@ -13,7 +13,8 @@ struct ClipboardTests {
   }
 
   @Test func aCopyRequestReachesTheClipboard() throws {
-    let session = try TmuxSession(command: [builtExecutable(named: "TerminalSmoke")], size: Size(width: 60, height: 14))
+    let session = try TmuxSession(
+      command: [builtExecutable(named: "TerminalSmoke")], size: Size(width: 60, height: 14))
     defer { session.kill() }
     try session.waitFor(text: "TerminalSmoke")
     #expect(session.clipboard() == nil)

@@ -1,6 +1,6 @@
 import Foundation
-import LeakLabTestSupport
 import LeakLabTerminal
+import LeakLabTestSupport
 import TerminalAutomation
 import Testing
 import TextGrid
@@ -16,7 +16,8 @@ struct MouseTests {
   }
 
   @Test func aClickAndTheWheelArriveAsMouseKeysWithTheirCell() throws {
-    let session = try TmuxSession(command: [builtExecutable(named: "TerminalSmoke")], size: Size(width: 60, height: 14))
+    let session = try TmuxSession(
+      command: [builtExecutable(named: "TerminalSmoke")], size: Size(width: 60, height: 14))
     defer { session.kill() }
     try session.waitFor(text: "TerminalSmoke")
     let point = Point(x: 4, y: 3)

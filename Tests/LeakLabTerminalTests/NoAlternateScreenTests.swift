@@ -1,6 +1,6 @@
 import Foundation
-import LeakLabTestSupport
 import LeakLabTerminal
+import LeakLabTestSupport
 import TerminalAutomation
 import Testing
 import TextGrid
@@ -11,7 +11,8 @@ import TextGrid
 struct NoAlternateScreenTests {
   func start() throws -> TmuxSession {
     let session = try TmuxSession(
-      command: ["env", "TERM=vt100", builtExecutable(named: "TerminalSmoke")], size: Size(width: 60, height: 14))
+      command: ["env", "TERM=vt100", builtExecutable(named: "TerminalSmoke")],
+      size: Size(width: 60, height: 14))
     try session.waitFor(text: "TerminalSmoke")
     #expect(try session.query("#{alternate_on}") == "0")
     return session
