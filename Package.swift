@@ -145,7 +145,7 @@ let package = Package(
       name: "LeakLabTests",
       dependencies: [
         "LeakLab", "Scenarios", "LeakDetector", "LeakClock", "ScreenKit", "TextGrid", "LeakLabTerminal",
-        "TerminalAutomation", "LeakLabTestSupport",
+        "TerminalAutomation", "LeakLabTestSupport", "StepScripts",
       ],
       exclude: ["__Snapshots__"]
     ),

@@ -1,3 +1,4 @@
+import Foundation
 import LeakClock
 import LeakDetector
 import RetainGraph
@@ -41,6 +42,12 @@ public final class AppModel {
   /// How many runs (opens) there have been.
   public private(set) var runCount = 0
 
+  /// Where `r` writes run reports (the current directory in the app).
+  public let reportDirectory: URL
+  /// Text waiting to be put on the terminal's clipboard (`y`), oldest first;
+  /// the terminal layer takes it with ``takeClipboardRequests()``.
+  public private(set) var clipboardRequests: [String] = []
+
   private let configuration: LeakDetector.Configuration
   private let explainsRetainPaths: Bool
   private let inbox = EventInbox()
@@ -55,12 +62,15 @@ public final class AppModel {
   ///   - keyMap: the key bindings.
   ///   - configuration: the detector's grace delay and checks.
   ///   - explainsRetainPaths: whether detected leaks get their retain path (RetainGraph).
+  ///   - reportDirectory: where `r` writes run reports; the current directory by default.
   public init(
     catalogue: [Scenario] = Catalogue.all, scheduler: any Scheduler = LiveScheduler(),
     keyMap: KeyMap = .standard, configuration: LeakDetector.Configuration = .init(),
-    explainsRetainPaths: Bool = true
+    explainsRetainPaths: Bool = true,
+    reportDirectory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
   ) {
     scenarios = catalogue
+    self.reportDirectory = reportDirectory
     self.scheduler = scheduler
     self.configuration = configuration
     self.explainsRetainPaths = explainsRetainPaths
@@ -90,12 +100,35 @@ public final class AppModel {
     refresh()
   }
 
-  /// Looks `key` up in the key map and sends its action; returns the action, or `nil` if unbound.
+  /// Looks `key` up in the key map and sends its action; returns the action,
+  /// or `nil` if unbound. While the filter is typed, text, Enter, Esc and
+  /// Backspace edit it; other keys (↑↓) still act.
   @discardableResult
   public func handle(_ key: Key) -> AppAction? {
-    guard let action = state.keyMap.action(for: key) else { return nil }
+    let action =
+      state.isEditingFilter && !state.isHelpVisible && Self.editsFilter(key)
+      ? .filterTyped(key) : state.keyMap.action(for: key)
+    guard let action else { return nil }
     send(action)
     return action
+  }
+
+  private static func editsFilter(_ key: Key) -> Bool {
+    switch key {
+    case .character, .enter, .escape, .backspace: true
+    default: false
+    }
+  }
+
+  /// Tells the model the terminal's size (before a frame of that size is drawn).
+  public func resize(to size: Size) {
+    if size != state.screenSize { send(.terminalResized(size)) }
+  }
+
+  /// Takes the text waiting for the clipboard.
+  public func takeClipboardRequests() -> [String] {
+    defer { clipboardRequests = [] }
+    return clipboardRequests
   }
 
   /// Called after time passed: refreshes the state when something visible
@@ -131,6 +164,17 @@ public final class AppModel {
       harness.runAction(at: index)
     case .tapAlertAction(let index):
       harness.tapAlertAction(at: index)
+    case .copyToClipboard(let text):
+      clipboardRequests.append(text)
+    case .writeReport:
+      let report = RunReport(state: state)
+      let url = reportDirectory.appendingPathComponent(report.fileName(run: runCount))
+      do {
+        try report.json().write(to: url, options: .atomic)
+        return [.reportWritten(path: url.path, error: nil)]
+      } catch {
+        return [.reportWritten(path: url.path, error: "\(error.localizedDescription)")]
+      }
     }
     return []
   }

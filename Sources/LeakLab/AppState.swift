@@ -1,6 +1,8 @@
+import Foundation
 import LeakDetector
 import Scenarios
 import ScreenKit
+import TextGrid
 
 /// Everything the app shows, as a value: ``render(_:size:)`` draws it and
 /// nothing else.
@@ -41,6 +43,25 @@ public struct AppState: Equatable, Sendable {
   public var isHelpVisible: Bool
   /// The leak whose full retain path the explain view shows; `nil` when the view is closed.
   public var explainedLeakIndex: Int?
+  /// The leak the detector pane's cursor is on (when it has the focus): what
+  /// `e` explains and `y` copies.
+  public var selectedLeakIndex: Int
+  /// The pane with the keyboard focus (Tab moves it).
+  public var focus: FocusPane
+  /// Where the user scrolled each pane to; a pane without an entry scrolls by
+  /// itself (the code pane to its marked line, the log to its newest line).
+  public var scroll: [FocusPane: ScrollPosition]
+  /// Where the explain view's content is scrolled to.
+  public var explainScroll: ScrollPosition
+  /// Where the help overlay is scrolled to.
+  public var helpScroll: ScrollPosition
+  /// The catalogue filter (`/`): only scenarios whose title, id or pattern
+  /// contain it (ignoring case) are listed.
+  public var filter: String
+  /// Whether keys are typing the filter (between `/` and Enter or Esc).
+  public var isEditingFilter: Bool
+  /// The terminal's size, for scrolling by pages and for mouse clicks.
+  public var screenSize: Size
   /// A one-line message for the status bar (why a key did nothing); cleared by the next key.
   public var notice: String?
   /// The time on the app's clock when the state was last refreshed.
@@ -67,6 +88,14 @@ public struct AppState: Equatable, Sendable {
     overlayMode = .always
     isHelpVisible = false
     explainedLeakIndex = nil
+    selectedLeakIndex = 0
+    focus = .catalogue
+    scroll = [:]
+    explainScroll = .top
+    helpScroll = .top
+    filter = ""
+    isEditingFilter = false
+    screenSize = AppLayout.minimumSize
     notice = nil
     now = .zero
     isQuitRequested = false
@@ -94,11 +123,22 @@ public struct AppState: Equatable, Sendable {
     openScenario == nil && lastRun != nil && lastRun?.id != selectedEntry?.id
   }
 
+  /// The catalogue rows the filter lets through, in order.
+  public var visibleCatalogueIndices: [Int] {
+    guard !filter.isEmpty else { return Array(catalogue.indices) }
+    return catalogue.indices.filter { index in
+      let entry = catalogue[index]
+      return [entry.title, entry.id, entry.pattern].contains { $0.localizedStandardContains(filter) }
+    }
+  }
+
   /// Which keys mean something now: picks the status bar's hints.
   public var keyContext: KeyContext {
     if isHelpVisible { return .help }
+    if isEditingFilter { return .filtering }
     if explainedLeakIndex != nil { return .explain }
     if phone?.alert != nil { return .alert }
+    if focus != .catalogue { return .pane }
     return openScenario == nil ? .browsing : .scenario
   }
 

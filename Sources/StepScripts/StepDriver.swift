@@ -1,3 +1,5 @@
+import TextGrid
+
 /// What a step script runs against: the app model headless, or the real app in
 /// a pseudo-terminal. Both read the same summary label.
 @MainActor
@@ -6,6 +8,12 @@ public protocol StepDriver: AnyObject {
   func perform(_ command: StepCommand) throws(StepDriverError)
   /// The detector's summary label as it reads now.
   func readLabel() throws(StepDriverError) -> String
+}
+
+extension StepDriver {
+  /// The terminal size both drivers show the app at (120×40), so a script reads
+  /// its label off the same screen headless and in the terminal.
+  public static var screenSize: Size { Size(width: 120, height: 40) }
 }
 
 /// Why a driver could not perform a step.

@@ -28,7 +28,7 @@ public final class TerminalStepDriver: StepDriver {
   ///   - initialMode: every scenario's mode when the app starts.
   public init(
     executable: String, arguments: [String] = [], scenarioIDs: [String], initialMode: StepMode = .strong,
-    size: Size = Size(width: 120, height: 40)
+    size: Size = TerminalStepDriver.screenSize
   ) throws(StepDriverError) {
     self.scenarioIDs = scenarioIDs
     for id in scenarioIDs { modes[id] = initialMode }

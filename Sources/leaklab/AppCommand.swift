@@ -11,9 +11,11 @@ struct App: ParsableCommand {
     commandName: "app",
     abstract: "Start the interactive terminal app (what `leaklab` alone does).",
     discussion: """
-      Keys: ↑↓/j k select, Enter opens, Esc closes, w switches strong/weak, 1–9 or Space tap \
-      actions, o cycles the overlay, e explains retain paths, ? shows every key, q quits.
-      Needs a terminal of at least 80×24; NO_COLOR=1 draws without colours.
+      Keys (the table `?` shows in the app):
+      \(KeyMap.standard.plainTextTable(width: 78))
+
+      Needs a terminal of at least 80×24; NO_COLOR=1 draws without colours. `r` writes its \
+      report into the current directory.
       """
   )
 
@@ -22,7 +24,8 @@ struct App: ParsableCommand {
       let app = TerminalAppAdapter(model: AppModel(scheduler: LiveScheduler()))
       do throws(TerminalError) {
         let options = Terminal.Options(
-          minimumSize: minimumAppSize, quitKeys: app.model.state.keyMap.keys(for: .quitKeyPressed))
+          minimumSize: minimumAppSize, quitKeys: app.model.state.keyMap.keys(for: .quitKeyPressed),
+          reportsMouse: true)
         try Terminal.run(app, options: options)
         return nil
       } catch {

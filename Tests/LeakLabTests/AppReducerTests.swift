@@ -104,11 +104,16 @@ import TextGrid
     #expect(state.isOverlayVisible)
   }
 
-  @Test mutating func withHelpShownAKeyOnlyClosesItButQuitStillQuits() {
+  @Test mutating func withHelpShownScrollKeysScrollItAnotherKeyClosesItAndQuitStillQuits() {
     expect(&state, .helpKeyPressed) { $0.isHelpVisible = true }
     #expect(state.keyContext == .help)
-    expect(&state, .moveDownPressed) { $0.isHelpVisible = false }
-    expect(&state, .helpKeyPressed) { $0.isHelpVisible = true }
+    // At 80×24 the help is taller than its box.
+    expect(&state, .moveDownPressed) { $0.helpScroll = ScrollPosition(y: 1) }
+    expect(&state, .captureToggled) { $0.isHelpVisible = false }
+    expect(&state, .helpKeyPressed) {
+      $0.isHelpVisible = true
+      $0.helpScroll = .top
+    }
     expect(&state, .quitKeyPressed) { $0.isQuitRequested = true }
   }
 

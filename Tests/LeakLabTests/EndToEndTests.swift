@@ -1,6 +1,7 @@
 import Foundation
 import LeakLab
 import Scenarios
+import StepScripts
 import TerminalAutomation
 import Testing
 import TextGrid
@@ -20,7 +21,7 @@ struct EndToEndTests {
     -> [String]
   {
     try session.waitUntil("the label \"\(label)\"", timeout: timeout) {
-      OverlayReader.summaryLabel(in: $0) == label
+      ScreenLabelReader.label(in: $0) == label
     }
   }
 
@@ -113,7 +114,7 @@ struct EndToEndTests {
     try closeScenario(in: session)
     // Real time: the grace delay is 1 s; every frame for 1.5 s after the close must read clean.
     try session.requireThroughout("the label \"No issues detected\"", for: .milliseconds(1500)) {
-      OverlayReader.summaryLabel(in: $0) == "No issues detected"
+      ScreenLabelReader.label(in: $0) == "No issues detected"
     }
 
     try session.sendKeys("q")

@@ -1,6 +1,7 @@
 import Foundation
 import LeakLab
 import LeakLabTerminal
+import StepScripts
 import TerminalAutomation
 import Testing
 import TextGrid
@@ -18,7 +19,7 @@ struct TooSmallEndToEndTests {
     // Give the app its input turns before enlarging; then nothing may be open.
     usleep(300_000)
     try session.resize(to: Size(width: 100, height: 30))
-    let screen = try session.waitUntil("the app's frame") { OverlayReader.summaryLabel(in: $0) != nil }
+    let screen = try session.waitUntil("the app's frame") { ScreenLabelReader.label(in: $0) != nil }
     #expect(!screen.contains { $0.contains("Phone · ") })
     #expect(screen.contains { $0.contains("Nothing yet: Enter opens a scenario.") })
     try session.resize(to: Size(width: 60, height: 20))
