@@ -22,7 +22,8 @@ struct PaneMetrics: Equatable {
       let size = Size(width: inner.width, height: content.lines.count)
       return PaneMetrics(
         content: size, viewport: inner.size,
-        position: CodePaneView.position(state, content: content, viewport: inner.size))
+        position: CodePaneView.position(state, content: content, viewport: inner.size)
+          .clamped(content: size, viewport: inner.size))
     case .detector:
       guard let overlay = layout.overlay else { return nil }
       let inner = overlay.inset(by: 1)
@@ -30,16 +31,19 @@ struct PaneMetrics: Equatable {
       let viewport = inner.inset(top: header)
       guard viewport.width > 0, viewport.height > 0 else { return nil }
       let details = OverlayView.detailContent(state, width: viewport.width)
+      let size = Size(width: viewport.width, height: details.lines.count)
       return PaneMetrics(
-        content: Size(width: viewport.width, height: details.lines.count), viewport: viewport.size,
-        position: OverlayView.position(state, details: details, viewport: viewport.size))
+        content: size, viewport: viewport.size,
+        position: OverlayView.position(state, details: details, viewport: viewport.size)
+          .clamped(content: size, viewport: viewport.size))
     case .log:
       let inner = layout.log.inset(by: 1)
       guard inner.width > 0, inner.height > 0 else { return nil }
       let content = EventLogView.content(state, width: inner.width).size
       return PaneMetrics(
         content: content, viewport: inner.size,
-        position: EventLogView.position(state, content: content, viewport: inner.size))
+        position: EventLogView.position(state, content: content, viewport: inner.size)
+          .clamped(content: content, viewport: inner.size))
     }
   }
 

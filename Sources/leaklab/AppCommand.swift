@@ -10,14 +10,17 @@ struct App: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "app",
     abstract: "Start the interactive terminal app (what `leaklab` alone does).",
-    discussion: """
-      Keys (the table `?` shows in the app):
-      \(KeyMap.standard.plainTextTable(width: 78))
-
-      Needs a terminal of at least 80×24; NO_COLOR=1 draws without colours. `r` writes its \
-      report into the current directory.
-      """
+    discussion: keysHelp
   )
+
+  /// The app's keys, from the key map the app itself uses (`?` shows the same table).
+  static let keysHelp = """
+    The app's keys (the same table as `?` in the app):
+    \(KeyMap.standard.plainTextTable(width: 78))
+
+    Needs a terminal of at least 80×24; NO_COLOR=1 draws without colours. `r` writes its \
+    report into the current directory.
+    """
 
   func run() throws {
     let failure = MainActor.assumeIsolated { () -> TerminalError? in
