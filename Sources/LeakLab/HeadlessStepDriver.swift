@@ -13,7 +13,7 @@ import TextGrid
 /// let result = try StepRunner.run(script, on: driver)
 /// ```
 @MainActor
-public final class HeadlessStepDriver: StepDriver {
+public final class HeadlessStepDriver: @MainActor StepDriver {
   /// The app, as the terminal would show it.
   public let model: AppModel
   /// The clock `wait` advances.

@@ -2,7 +2,10 @@ import TextGrid
 
 /// What a step script runs against: the app model headless, or the real app in
 /// a pseudo-terminal. Both read the same summary label.
-@MainActor
+///
+/// The protocol is not tied to an actor: the headless driver conforms on the
+/// main actor (an isolated conformance), the terminal driver on whatever
+/// thread runs it, so several terminal scripts can run side by side.
 public protocol StepDriver: AnyObject {
   /// Performs a step that changes the app (`select`, `open`, `wait`, …).
   func perform(_ command: StepCommand) throws(StepDriverError)

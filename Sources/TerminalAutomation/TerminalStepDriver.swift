@@ -14,7 +14,6 @@ import TextGrid
 /// let result = try StepRunner.run(script, on: driver)
 /// driver.quit()
 /// ```
-@MainActor
 public final class TerminalStepDriver: StepDriver {
   private let session: TmuxSession
   private let scenarioIDs: [String]
