@@ -169,11 +169,14 @@ public final class AppModel {
     case .writeReport:
       let report = RunReport(state: state)
       let url = reportDirectory.appendingPathComponent(report.fileName(run: runCount))
+      // Relative to the current directory when it is there: short enough for an 80-column status bar.
+      let inCurrentDirectory = reportDirectory.standardizedFileURL.path == FileManager.default.currentDirectoryPath
+      let shown = inCurrentDirectory ? "./" + url.lastPathComponent : url.path
       do {
         try report.json().write(to: url, options: .atomic)
-        return [.reportWritten(path: url.path, error: nil)]
+        return [.reportWritten(path: shown, error: nil)]
       } catch {
-        return [.reportWritten(path: url.path, error: "\(error.localizedDescription)")]
+        return [.reportWritten(path: shown, error: "\(error.localizedDescription)")]
       }
     }
     return []

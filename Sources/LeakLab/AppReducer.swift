@@ -92,7 +92,7 @@ public enum AppReducer {
     case .terminalResized(let size):
       state.screenSize = size
     case .reportWritten(let path, let error):
-      state.notice = error.map { "Could not write the report to \(path): \($0)" } ?? "Report written: \(path)"
+      state.notice = error.map { "Could not write the report to \(path): \($0)" } ?? "Report: \(path)"
     }
     return []
   }

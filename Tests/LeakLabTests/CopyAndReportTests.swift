@@ -54,7 +54,7 @@ import TextGrid
     leakAlertScenario()
     model.handle(.character("r"))
     let file = directory.appendingPathComponent("leaklab-report-1-alert-action-capture-strong.json")
-    #expect(model.state.notice == "Report written: \(file.path)")
+    #expect(model.state.notice == "Report: \(file.path)")
     let json = try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any]
     #expect(json?["label"] as? String == "Leaked: AlertController#1, DraftsScreen#1")
     #expect(json?["scenario"] as? String == "alert-action-capture")

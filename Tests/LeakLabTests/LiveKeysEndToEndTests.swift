@@ -47,7 +47,7 @@ struct LiveKeysEndToEndTests {
     #expect(copied.hasPrefix("retain cycle: AlertController#1 → actions[1]: AlertAction#1 → "))
     try session.sendKeys("r")
     let file = directory.appendingPathComponent("leaklab-report-1-alert-action-capture-strong.json")
-    try session.waitFor(text: "Report written: ")
+    try session.waitFor(text: "Report: ./leaklab-report-1-alert-action-capture-strong.json")
     let json = try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any]
     #expect(json?["label"] as? String == "Leaked: AlertController#1, DraftsScreen#1")
   }
