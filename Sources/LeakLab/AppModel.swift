@@ -170,7 +170,8 @@ public final class AppModel {
       let report = RunReport(state: state)
       let url = reportDirectory.appendingPathComponent(report.fileName(run: runCount))
       // Relative to the current directory when it is there: short enough for an 80-column status bar.
-      let inCurrentDirectory = reportDirectory.standardizedFileURL.path == FileManager.default.currentDirectoryPath
+      let inCurrentDirectory =
+        reportDirectory.standardizedFileURL.path == FileManager.default.currentDirectoryPath
       let shown = inCurrentDirectory ? "./" + url.lastPathComponent : url.path
       do {
         try report.json().write(to: url, options: .atomic)
