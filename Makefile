@@ -6,7 +6,7 @@ SWIFT ?= swift
 BUILD_FLAGS ?=
 LINT_PATHS := Package.swift Sources Tools Tests Scenarios
 
-.PHONY: run install test oracle lint format bench deps build clean
+.PHONY: run install test oracle lint format bench deps build clean docs-images
 
 ## run: build and start the leaklab terminal app (ARGS="check --json" runs a command;
 ## its output is the only thing on stdout, so it can be piped)
@@ -58,6 +58,17 @@ format:
 bench: deps
 	$(SWIFT) run -c release LeakLabBenchmarks detector
 	$(SWIFT) run -c release LeakLabBenchmarks retaingraph
+	$(SWIFT) run -c release LeakLabBenchmarks graph
+
+## docs-images: the pictures the README shows, made from the real program
+## (the DOT `leaklab explain` prints, rendered by Graphviz); a test checks they are current
+DOCS_IMAGES := docs/images
+docs-images: deps
+	$(SWIFT) build $(BUILD_FLAGS) --product leaklab
+	mkdir -p $(DOCS_IMAGES)
+	"$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/leaklab" explain alert-action-capture --format dot \
+		> $(DOCS_IMAGES)/alert-action-capture.dot
+	dot -Tsvg $(DOCS_IMAGES)/alert-action-capture.dot -o $(DOCS_IMAGES)/alert-action-capture.svg
 
 build: deps
 	$(SWIFT) build $(BUILD_FLAGS)

@@ -1,4 +1,5 @@
 import Foundation
+import GraphLayout
 import LeakDetector
 import Scenarios
 import ScreenKit
@@ -60,6 +61,8 @@ public struct AppState: Equatable, Sendable {
   public var filter: String
   /// Whether keys are typing the filter (between `/` and Enter or Esc).
   public var isEditingFilter: Bool
+  /// Each leaked instance's retain graph (its cycle or root path), by name (`AlertController#1`).
+  public var retainGraphs: [String: ReferenceGraph]
   /// The terminal's size, for scrolling by pages and for mouse clicks.
   public var screenSize: Size
   /// A one-line message for the status bar (why a key did nothing); cleared by the next key.
@@ -96,6 +99,7 @@ public struct AppState: Equatable, Sendable {
     filter = ""
     isEditingFilter = false
     screenSize = AppLayout.minimumSize
+    retainGraphs = [:]
     notice = nil
     now = .zero
     isQuitRequested = false

@@ -68,7 +68,7 @@ extension KeyMap {
       shownIn: []),
     KeyBinding(
       [.character("e")], .explainKeyPressed,
-      help: "Explain: the whole retain path of the selected leak (Tab for the others)",
+      help: "Explain: the selected leak's retain graph, drawn, with the fix (Tab for the other leaks)",
       hint: "explain", shownIn: [.scenario, .pane]),
     KeyBinding(
       [.character("y")], .copyKeyPressed,

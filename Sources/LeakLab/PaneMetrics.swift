@@ -51,7 +51,7 @@ struct PaneMetrics: Equatable {
   static func explain(in state: AppState) -> PaneMetrics {
     let layout = AppLayout(size: state.screenSize, state: state)
     let frame = ExplainView.frame(state, in: layout.body)
-    let content = ExplainView.content(state, width: frame.viewport.width).size
+    let content = ExplainView.content(state, width: frame.viewport.width, room: frame.viewport.height).size
     return PaneMetrics(
       content: content, viewport: frame.viewport.size,
       position: state.explainScroll.clamped(content: content, viewport: frame.viewport.size))

@@ -42,7 +42,7 @@ import Testing
     #expect(oracle.error == "leaklab needs: valgrind — install with: sudo apt-get install -y valgrind\n")
     let all = try run([])
     #expect(all.status == 1)
-    #expect(all.error.hasPrefix("leaklab needs: tmux valgrind"))
+    #expect(all.error.hasPrefix("leaklab needs: tmux valgrind graphviz"))
   }
 
   @Test func anUnknownSetIsAUsageError() throws {

@@ -144,16 +144,19 @@ import TextGrid
     #expect(path.contains("(conservative)"))
     app.send(.explainKeyPressed)
     let frame = ExplainView.frame(app.state, in: AppLayout(size: app.state.screenSize, state: app.state).body)
-    let content = ExplainView.content(app.state, width: frame.viewport.width)
-    // Every reference of the path is in the content, whole.
-    let text = content.lines.joined(separator: " ").split(separator: " ").joined(separator: " ")
-    for step in path.split(separator: " → ") {
-      #expect(text.contains(step.split(separator: " ").joined(separator: " ")), "\(step)")
+    let content = ExplainView.content(app.state, width: frame.viewport.width, room: frame.viewport.height)
+    // Every object and reference of the path is drawn, whole, in the content.
+    let text = content.lines.joined(separator: "\n")
+    for part in [
+      "InboxScreen#1", "center (strong)", "NotificationCenter", "word 3 (conservative)", "Dictionary storage",
+      "values[0].values[0].storage.values[0]", "NotificationCenter._addObserver<A>(_:object:using:)",
+      "captures closure in InboxScreen.observeInbox()",
+    ] {
+      #expect(text.contains(part), "\(part)")
     }
-    if content.height > frame.viewport.height {
-      app.send(.scrollKeyPressed(.bottom))
-      #expect(app.state.explainScroll.y == content.height - frame.viewport.height)
-      #expect(lines(app).contains { $0.contains("↑ \(app.state.explainScroll.y)") })
-    }
+    #expect(content.height > frame.viewport.height)
+    app.send(.scrollKeyPressed(.bottom))
+    #expect(app.state.explainScroll.y == content.height - frame.viewport.height)
+    #expect(lines(app).contains { $0.contains("─ ↑ \(app.state.explainScroll.y) ─") })
   }
 }
