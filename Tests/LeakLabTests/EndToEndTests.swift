@@ -137,10 +137,12 @@ struct EndToEndTests {
     try closeScenario(in: session)
     try session.waitUntil("a Leaked: label") { ScreenLabelReader.label(in: $0) == "Leaked: InboxScreen#1" }
     try session.sendKeys("e")
-    let first = try session.waitFor(text: "│ InboxScreen#1 │◀━")
+    // The whole frame, box and bottom border, not one caught half drawn.
+    let first = try session.waitUntil("the drawing and its scroll mark") { screen in
+      screen.contains { $0.contains("│ InboxScreen#1 │◀━") } && screen.contains { $0.contains(" more ─") }
+    }
     #expect(first.contains { $0.contains("Fix: ") })
     #expect(first.contains { $0.contains("┇ word 3 (conservative)") })
-    #expect(first.contains { $0.contains(" more ─") })
     try session.sendKeys("NPage")
     let scrolled = try session.waitUntil("the explain view to scroll") { screen in
       screen.contains { $0.contains("─ ↑ ") }

@@ -19,7 +19,10 @@ struct TooSmallEndToEndTests {
     // Give the app its input turns before enlarging; then nothing may be open.
     usleep(300_000)
     try session.resize(to: Size(width: 100, height: 30))
-    let screen = try session.waitUntil("the app's frame") { ScreenLabelReader.label(in: $0) != nil }
+    // The whole frame (the log is drawn last), then: nothing was opened.
+    let screen = try session.waitUntil("the app's frame") { screen in
+      ScreenLabelReader.label(in: screen) != nil && screen.last?.contains("q quit") == true
+    }
     #expect(!screen.contains { $0.contains("Phone · ") })
     #expect(screen.contains { $0.contains("Nothing yet: Enter opens a scenario.") })
     try session.resize(to: Size(width: 60, height: 20))
