@@ -156,7 +156,8 @@ let package = Package(
       path: "Tests/TestSupport"
     ),
     .testTarget(name: "LeakClockTests", dependencies: ["LeakClock"]),
-    .testTarget(name: "LeakDetectorTests", dependencies: ["LeakDetector", "LeakClock"]),
+    .testTarget(
+      name: "LeakDetectorTests", dependencies: ["LeakDetector", "LeakClock", "LeakLabTestSupport"]),
     .testTarget(name: "RetainGraphTests", dependencies: ["RetainGraph"]),
     // Hand-built C structures for the MemoryView tests (lists, trees, blocks on other threads).
     .target(name: "CMemoryViewTestSupport", path: "Tests/CMemoryViewTestSupport"),
@@ -199,7 +200,7 @@ let package = Package(
       name: "LeakLabTests",
       dependencies: [
         "LeakLab", "Scenarios", "LeakDetector", "LeakClock", "ScreenKit", "TextGrid", "LeakLabTerminal",
-        "TerminalAutomation", "LeakLabTestSupport", "GraphLayout",
+        "TerminalAutomation", "LeakLabTestSupport", "StepScripts", "GraphLayout",
       ],
       exclude: ["__Snapshots__"]
     ),
