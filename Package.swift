@@ -158,7 +158,8 @@ let package = Package(
     .testTarget(name: "LeakClockTests", dependencies: ["LeakClock"]),
     .testTarget(
       name: "LeakDetectorTests", dependencies: ["LeakDetector", "LeakClock", "LeakLabTestSupport"]),
-    .testTarget(name: "RetainGraphTests", dependencies: ["RetainGraph"]),
+    .testTarget(
+      name: "RetainGraphTests", dependencies: ["RetainGraph", "MemoryView", "CMemoryViewTestSupport"]),
     // Hand-built C structures for the MemoryView tests (lists, trees, blocks on other threads).
     .target(name: "CMemoryViewTestSupport", path: "Tests/CMemoryViewTestSupport"),
     .testTarget(name: "MemoryViewTests", dependencies: ["MemoryView", "CMemoryViewTestSupport"]),

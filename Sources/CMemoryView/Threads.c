@@ -2,7 +2,9 @@
 #define _GNU_SOURCE
 #include "CMemoryView.h"
 
+#include <dlfcn.h>
 #include <link.h>
+#include <string.h>
 #include <stdlib.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
@@ -99,4 +101,31 @@ void *mv_remapScratch(void *address, size_t oldSize, size_t newSize) {
   if (pointer == MAP_FAILED) return NULL;
   mv_adviseHuge(pointer, newSize);
   return pointer;
+}
+
+// MARK: CoreFoundation type names (this process only)
+
+typedef const void *(*MVGetClass)(uintptr_t typeID);
+
+size_t mv_coreFoundationTypeName(uintptr_t object, char *buffer, size_t capacity) {
+  static MVGetClass getClass;
+  static int looked;
+  if (!__atomic_load_n(&looked, __ATOMIC_ACQUIRE)) {
+    getClass = (MVGetClass)dlsym(RTLD_DEFAULT, "_CFRuntimeGetClassWithTypeID");
+    __atomic_store_n(&looked, 1, __ATOMIC_RELEASE);
+  }
+  if (getClass == NULL || capacity < 2) return 0;
+  // On the Swift runtime a CoreFoundation object starts with its Swift isa
+  // and reference counts, then the info word: the type id in bits 8-17.
+  uint64_t info = 0;
+  if (mv_read(getpid(), object + 16, &info, sizeof info) != sizeof info) return 0;
+  uintptr_t typeID = (info >> 8) & 0x3FF;
+  if (typeID == 0) return 0;
+  const void *runtimeClass = getClass(typeID);
+  if (runtimeClass == NULL) return 0;
+  uintptr_t name = 0;  // CFRuntimeClass: version, then className
+  if (mv_read(getpid(), (uintptr_t)runtimeClass + 8, &name, sizeof name) != sizeof name || name == 0) return 0;
+  size_t copied = mv_read(getpid(), name, buffer, capacity - 1);
+  buffer[copied] = 0;
+  return strnlen(buffer, copied);
 }

@@ -70,53 +70,27 @@ public final class ProcessSnapshot: @unchecked Sendable {
     roots = RootSet(
       map: map, images: images, threads: threads, heap: heap, memory: memory,
       staticTLSSize: pid == getpid() ? Self.ownStaticTLSSize() : nil)
-    if pid == getpid() {
-      for block in Self.currentTaskBlocks(heap: heap, memory: memory) {
-        roots.blocks.append((block, .callerStack(thread: mv_currentThreadID())))
-      }
-    }
+    callerTask = pid == getpid() ? mv_currentTask() : 0
   }
 
-  /// The blocks of the Swift task that called (our own process): the task
-  /// object and its allocator's slabs, where its async frames keep the
-  /// caller's local variables. Like the calling thread's stack, they are the
-  /// weakest of roots and never a step on a path.
-  static func currentTaskBlocks(heap: MallocHeap, memory: ProcessMemory) -> [Int] {
-    let task = mv_currentTask()
-    guard task != 0, let taskBlock = heap.index(containing: task) else { return [] }
-    var blocks = [taskBlock]
-    let slabMetadata = mv_taskSlabMetadata()
-    guard slabMetadata != 0 else { return blocks }
-    let contents = memory.bytes(at: heap[taskBlock].address, count: Int(min(heap[taskBlock].size, 1 << 16)))
-    var slabs: [UInt] = []
-    contents.withUnsafeBytes { raw in
-      for offset in stride(from: 0, to: raw.count - 7, by: 8) {
-        let value = raw.load(fromByteOffset: offset, as: UInt.self)
-        // Start or interior pointers: the allocator also points at its last allocation.
-        if let block = heap.index(containing: value), memory.word(at: heap[block].address) == slabMetadata {
-          slabs.append(heap[block].address)
-        }
-      }
-    }
-    // Each slab links to the next at its second word.
-    var seen = Set<Int>(blocks)
-    while let slab = slabs.popLast() {
-      guard let block = heap.index(containing: slab), seen.insert(block).inserted else { continue }
-      blocks.append(block)
-      if let next = memory.word(at: slab + 8), next != 0, memory.word(at: next) == slabMetadata {
-        slabs.append(next)
-      }
-    }
-    return blocks
-  }
+  /// In our own process, the Swift task that took the snapshot (0 if none):
+  /// its frames, and those of the tasks it is linked with (its parent, its
+  /// children, their siblings), hold the caller's own variables.
+  public let callerTask: UInt
 
   /// The metadata word that starts every slab of a Swift task's allocator,
   /// from the concurrency library's debug variable
   /// `_swift_concurrency_debug_asyncTaskSlabMetadata` (nil without one).
-  public var taskSlabMetadata: UInt? {
+  public var taskSlabMetadata: UInt? { concurrencyVariable("_swift_concurrency_debug_asyncTaskSlabMetadata") }
+
+  /// The metadata word that starts every Swift task object, from
+  /// `_swift_concurrency_debug_asyncTaskMetadata` (nil without one).
+  public var taskMetadata: UInt? { concurrencyVariable("_swift_concurrency_debug_asyncTaskMetadata") }
+
+  /// The value of one of the concurrency library's debug variables (made for tools).
+  private func concurrencyVariable(_ name: String) -> UInt? {
     guard let library = images.images.first(where: { $0.name.hasPrefix("libswift_Concurrency") }),
-      let variable = library.address(ofSymbol: "_swift_concurrency_debug_asyncTaskSlabMetadata"),
-      let value = memory.word(at: variable), value != 0
+      let variable = library.address(ofSymbol: name), let value = memory.word(at: variable), value != 0
     else { return nil }
     return value
   }

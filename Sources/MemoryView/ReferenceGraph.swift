@@ -77,6 +77,7 @@ public final class ReferenceGraph: @unchecked Sendable {
 
   /// Scans every root and every live block of `snapshot` once.
   public init(snapshot: ProcessSnapshot, options: Options = .default) {
+    var slabMetadata: UInt? = nil
     self.snapshot = snapshot
     let heap = snapshot.heap
     let scanner = WordScanner(heap: heap, memory: snapshot.memory)
@@ -114,7 +115,7 @@ public final class ReferenceGraph: @unchecked Sendable {
     var scanned = 0
     // (side table address, object block) for objects whose counts point at a side table.
     var sideTableCandidates: [(table: UInt, object: Int)] = []
-    let slabMetadata = options.contains(.swiftTaskSlabs) ? snapshot.taskSlabMetadata : nil
+    slabMetadata = options.contains(.swiftTaskSlabs) ? snapshot.taskSlabMetadata : nil
     scanner.scanBlocks(into: edges) { position, head in
       guard !heap[position].isAllocatorInternal else { return nil }
       let words = Int(heap.sizes[position]) / 8
@@ -153,6 +154,43 @@ public final class ReferenceGraph: @unchecked Sendable {
     mv_buildIndexes(
       edges.base, edges.count, heap.count, offsets.base, sources.base, forwardOffsets.base, targets.base,
       cursor.base)
+    let caller = RootKind.callerStack(thread: snapshot.threads.threads.first { $0.isCallingThread }?.id ?? 0)
+    for block in callerTaskBlocks(slabMetadata: slabMetadata) where rootBlocks[block] == nil {
+      rootBlocks[block] = rootKinds.count
+      rootKinds.append(caller)
+    }
+  }
+
+  /// In our own process, the blocks of the caller's Swift task and of the
+  /// tasks linked with it (parent, children, siblings): task objects and
+  /// their allocators' slabs, where async frames keep the caller's (and its
+  /// test harness's) local variables. Like the calling thread's stack, they
+  /// are the weakest of roots, and never a step on a path.
+  private func callerTaskBlocks(slabMetadata: UInt?) -> [Int] {
+    let heap = snapshot.heap
+    guard snapshot.callerTask != 0, let taskMetadata = snapshot.taskMetadata,
+      let first = heap.index(containing: snapshot.callerTask)
+    else { return [] }
+    var tasks = [first]
+    var seen: Set<Int> = [first]
+    var position = 0
+    while position < tasks.count, tasks.count < 4096 {
+      let task = tasks[position]
+      position += 1
+      for next in referencedBlocks(from: task) + referringBlocks(of: task)
+      where heap.firstWord(of: next) == taskMetadata && seen.insert(next).inserted {
+        tasks.append(next)
+      }
+    }
+    guard let slabMetadata else { return tasks }
+    var blocks = tasks
+    var slabs = tasks.flatMap { referencedBlocks(from: $0) }.filter { heap.firstWord(of: $0) == slabMetadata }
+    while let slab = slabs.popLast() {
+      guard seen.insert(slab).inserted else { continue }
+      blocks.append(slab)
+      slabs += referencedBlocks(from: slab).filter { heap.firstWord(of: $0) == slabMetadata }
+    }
+    return blocks
   }
 
   /// Set on a stored block position when the pointer points into the middle of the block.

@@ -13,8 +13,8 @@ public struct HeapPath: Sendable, Hashable {
 
 /// The outcome of a search back to a root.
 public struct RootSearchOutcome: Sendable {
-  /// The best path found: the shortest to a root of the best rank among the
-  /// shortest, or to the caller's own stack when nothing else holds the block.
+  /// The best path found: the cheapest to a true root, or to the caller's
+  /// own stack when nothing else holds the block.
   public var path: HeapPath?
   /// Blocks visited.
   public var visited: Int
@@ -23,32 +23,35 @@ public struct RootSearchOutcome: Sendable {
 }
 
 extension ReferenceGraph {
-  /// Searches backwards, breadth-first, from block `target` to a root.
+  /// Searches backwards from block `target` to a root, for the cheapest path.
+  ///
+  /// A step costs what `cost(source, target)` says (nil: the pointers in
+  /// `source` do not hold `target`: a weak reference, a side table, a stale
+  /// word the caller knows about); by default every step costs 1, so the
+  /// shortest path wins. A root adds its kind's ``RootKind/penalty`` (a
+  /// named global nothing, a thread's stack or thread-local storage a
+  /// little: stale words there are the usual false roots); on a tie the
+  /// better ``RootKind/rank`` wins. A path to the caller's own stack
+  /// (``RootKind/callerStack(thread:)``) is kept only as a last answer. A
+  /// block that is a root itself ends a path.
   ///
   /// Pointers to block starts are followed first; pointers into the middle
   /// of blocks only when that finds no root but the caller's stack (a large
   /// block attracts stale and coincidental interior values).
   ///
-  /// At each distance the roots found are compared by ``RootKind/rank``; a
-  /// path to the caller's own stack (``RootKind/callerStack(thread:)``) is
-  /// kept only as a last answer, while the search goes on for a true root.
-  ///
   /// - Parameters:
   ///   - maxNodes: the most blocks to visit.
   ///   - deadline: when to stop, as `ContinuousClock` time.
-  ///   - admit: whether the pointer(s) in block `source` into block `target`
-  ///     hold it (false: a weak reference, a side table, a stale word the
-  ///     caller knows about). Called at most once per pair.
   public func pathToRoot(
     from target: Int, maxNodes: Int = 2_000_000, deadline: ContinuousClock.Instant? = nil,
-    admit: (_ source: Int, _ target: Int) -> Bool = { _, _ in true }
+    cost: (_ source: Int, _ target: Int) -> Int? = { _, _ in 1 }
   ) -> RootSearchOutcome {
     let precise = pathToRoot(
-      from: target, startsOnly: true, maxNodes: maxNodes, deadline: deadline, admit: admit)
+      from: target, startsOnly: true, maxNodes: maxNodes, deadline: deadline, cost: cost)
     if let path = precise.path, path.root.kind.rank != RootKind.callerStack(thread: 0).rank { return precise }
     if precise.isTruncated { return precise }
     var loose = pathToRoot(
-      from: target, startsOnly: false, maxNodes: maxNodes, deadline: deadline, admit: admit)
+      from: target, startsOnly: false, maxNodes: maxNodes, deadline: deadline, cost: cost)
     loose.visited += precise.visited
     if loose.path == nil { loose.path = precise.path }
     return loose
@@ -56,19 +59,24 @@ extension ReferenceGraph {
 
   private func pathToRoot(
     from target: Int, startsOnly: Bool, maxNodes: Int, deadline: ContinuousClock.Instant?,
-    admit: (_ source: Int, _ target: Int) -> Bool
+    cost: (_ source: Int, _ target: Int) -> Int?
   ) -> RootSearchOutcome {
     let count = snapshot.heap.count
     guard target >= 0, target < count else {
       return RootSearchOutcome(path: nil, visited: 0, isTruncated: false)
     }
-    // The next block towards the target, per visited block (-1: not visited).
+    // Per block: the next block towards the target (-1: not reached), and the cost to the target.
     let next = ScratchBuffer<Int32>()
     next.fill(-1, count: count)
+    let distance = ScratchBuffer<Int32>()
+    distance.fill(Int32.max, count: count)
     next[target] = Int32(target)
-    var frontier = [target]
+    distance[target] = 0
+    // A queue of buckets by cost (costs are small integers).
+    var buckets: [[Int]] = [[target]]
     var visited = 0
     var fallback: HeapPath?
+    var best: (cost: Int, path: HeapPath)?
     let clock = ContinuousClock()
     func path(from block: Int, root: RootReference) -> HeapPath {
       var blocks = [block]
@@ -79,37 +87,42 @@ extension ReferenceGraph {
       }
       return HeapPath(root: root, blocks: blocks, usesInteriorPointers: !startsOnly)
     }
-    while !frontier.isEmpty {
-      var best: (rank: Int, block: Int, root: RootReference)?
-      for block in frontier {
-        for root in roots(of: block, startsOnly: startsOnly) where best == nil || root.kind.rank < best!.rank
+    var current = 0
+    while current < buckets.count {
+      // Blocks this far can still tie with the best (a better-ranked root).
+      if let best, best.cost < current { break }
+      guard let block = buckets[current].popLast() else {
+        current += 1
+        continue
+      }
+      guard distance[block] == Int32(current) else { continue }  // reached more cheaply since
+      visited += 1
+      if visited > maxNodes || (visited & 1023 == 0 && deadline.map { clock.now > $0 } == true) {
+        return RootSearchOutcome(path: best?.path ?? fallback, visited: visited, isTruncated: true)
+      }
+      for root in roots(of: block, startsOnly: startsOnly) {
+        if case .callerStack = root.kind {
+          if fallback == nil { fallback = path(from: block, root: root) }
+          continue
+        }
+        let total = current + root.kind.penalty
+        if best == nil || total < best!.cost
+          || (total == best!.cost && root.kind.rank < best!.path.root.kind.rank)
         {
-          best = (root.kind.rank, block, root)
+          best = (total, path(from: block, root: root))
         }
       }
-      if let best {
-        if case .callerStack = best.root.kind {
-          if fallback == nil { fallback = path(from: best.block, root: best.root) }
-        } else {
-          return RootSearchOutcome(
-            path: path(from: best.block, root: best.root), visited: visited, isTruncated: false)
-        }
+      guard !isRootBlock(block) else { continue }
+      for source in referringBlocks(of: block, startsOnly: startsOnly) where source != target {
+        guard let step = cost(source, block), step > 0 else { continue }
+        let reached = current + step
+        guard reached < Int(distance[source]) else { continue }
+        distance[source] = Int32(reached)
+        next[source] = Int32(block)
+        while buckets.count <= reached { buckets.append([]) }
+        buckets[reached].append(source)
       }
-      var following: [Int] = []
-      // A root block (registered, thread-local, the caller's task) ends a path: not expanded.
-      for block in frontier where !isRootBlock(block) {
-        visited += 1
-        if visited > maxNodes || (visited & 1023 == 0 && deadline.map { clock.now > $0 } == true) {
-          return RootSearchOutcome(path: fallback, visited: visited, isTruncated: true)
-        }
-        for source in referringBlocks(of: block, startsOnly: startsOnly) where next[source] < 0 {
-          guard admit(source, block) else { continue }
-          next[source] = Int32(block)
-          following.append(source)
-        }
-      }
-      frontier = following
     }
-    return RootSearchOutcome(path: fallback, visited: visited, isTruncated: false)
+    return RootSearchOutcome(path: best?.path ?? fallback, visited: visited, isTruncated: false)
   }
 }

@@ -9,6 +9,10 @@ public enum RootKind: Sendable, Hashable, CustomStringConvertible {
   case global(image: String)
   /// A thread's live stack.
   case stack(thread: pid_t, name: String)
+  /// The whole stack mapping of a thread that was running user code when
+  /// the snapshot was taken (its stack pointer unknown): dead frames are
+  /// scanned too, so this root is the least sure.
+  case unboundedStack(thread: pid_t, name: String)
   /// The stack of the thread that took the snapshot, above its own frames:
   /// the caller's local variables. The weakest kind of root.
   case callerStack(thread: pid_t)
@@ -27,12 +31,31 @@ public enum RootKind: Sendable, Hashable, CustomStringConvertible {
     switch self {
     case .global(let image): "global in \(image)"
     case .stack(let thread, let name): "stack of thread \(thread)\(name.isEmpty ? "" : " (\(name))")"
+    case .unboundedStack(let thread, let name):
+      "stack of running thread \(thread)\(name.isEmpty ? "" : " (\(name))"), dead frames included"
     case .callerStack: "a local variable of the calling thread"
     case .threadLocal(let thread, let name):
       "thread-local storage of thread \(thread)\(name.isEmpty ? "" : " (\(name))")"
     case .register(let thread, let name): "register \(name) of thread \(thread)"
     case .mapping(let path): path.isEmpty ? "anonymous mapping" : "mapping of \(path)"
     case .registered(let name): name
+    }
+  }
+
+  /// What a path from this kind of root costs on top of its length, when
+  /// paths are compared: nothing for a global or a registered root; two
+  /// steps for a register, three for a stack or thread-local storage, four
+  /// for an anonymous mapping, eight for a running thread's whole stack:
+  /// where stale words are likelier (a thread's dead slots, an allocator's
+  /// per-thread caches of freed objects).
+  public var penalty: Int {
+    switch self {
+    case .registered, .global: 0
+    case .register: 2
+    case .threadLocal, .stack: 3
+    case .mapping: 4
+    case .unboundedStack: 8
+    case .callerStack: 1_000
     }
   }
 
@@ -47,6 +70,7 @@ public enum RootKind: Sendable, Hashable, CustomStringConvertible {
     case .stack: 3
     case .register: 4
     case .mapping: 5
+    case .unboundedStack: 6
     case .callerStack: 9
     }
   }

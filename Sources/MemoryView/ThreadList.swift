@@ -165,6 +165,16 @@ public struct ThreadList: Sendable {
   /// The stack pointer of a thread blocked in a system call: the second to
   /// last field of `/proc/PID/task/TID/syscall` ("running" otherwise).
   static func blockedStackPointer(pid: pid_t, thread: pid_t) -> UInt? {
+    // A thread running user code may block a moment later (a worker's spin
+    // before it sleeps): a few tries.
+    for _ in 0..<8 {
+      if let pointer = stackPointerInSystemCall(pid: pid, thread: thread) { return pointer }
+      sched_yield()
+    }
+    return nil
+  }
+
+  private static func stackPointerInSystemCall(pid: pid_t, thread: pid_t) -> UInt? {
     guard let text = ProcFile.text("/proc/\(pid)/task/\(thread)/syscall") else { return nil }
     let fields = text.split(whereSeparator: { $0 == " " || $0 == "\n" })
     guard fields.count >= 3, fields[0] != "running", !fields[0].hasPrefix("-") else { return nil }

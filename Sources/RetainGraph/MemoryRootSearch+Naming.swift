@@ -12,8 +12,12 @@ extension MemoryRootSearch {
       let address = heap[index].address
       if kind(of: index) != nil {
         let word = session.word(at: address) ?? 0
-        let (info, objectMetadata) = session.objectInfo(at: address, metadata: word)
+        var (info, objectMetadata) = session.objectInfo(at: address, metadata: word)
         if info.kind == .object, objectMetadata != 0 { metadata[address] = objectMetadata }
+        if info.typeName == "__NSCFType", let name = HeapBlockNames.coreFoundationTypeName(of: address) {
+          info.typeName = name
+          info.name = name
+        }
         return info
       }
       return HeapBlockNames.info(for: heap[index], in: snapshot)
@@ -24,7 +28,7 @@ extension MemoryRootSearch {
     } else {
       start = ObjectInfo(
         address: path.root.wordAddress, typeName: "root",
-        name: snapshot.describe(rootWordAt: path.root.wordAddress, kind: path.root.kind), kind: .root)
+        name: RootNames.name(of: path.root, in: snapshot), kind: .root)
       steps.append(
         Reference(label: "", strength: .strong, isConservative: true, target: info(path.blocks[0])))
     }

@@ -30,6 +30,8 @@ final class MemoryRootSearch {
   private var kindByFirstWord: [UInt: ObjectKind?] = [:]
   /// Per Swift object: the addresses its strong references hold.
   private var strongTargets: [Int: Set<UInt>] = [:]
+  /// Per plain block: whether a CoreFoundation object holds it.
+  private var storage: [Int: Bool] = [:]
   /// Per block of C memory: whether its first word points into an image.
   private var typed: [Int: Bool] = [:]
   /// The explainer's own memory: never a step on a path.
@@ -42,10 +44,20 @@ final class MemoryRootSearch {
     self.snapshot = snapshot
     self.graph = graph
     self.session = session
-    var pending = own.compactMap { snapshot.heap.index(containing: $0) }
-    while let block = pending.popLast(), excluded.count < 100_000 {
-      guard excluded.insert(block).inserted else { continue }
-      pending += graph.referencedBlocks(from: block).filter { kind(of: $0) == nil && !excluded.contains($0) }
+    // The C memory a few steps from the engine and session that belongs to
+    // the Remote Mirror library (its C++ objects, or plain buffers).
+    let library = snapshot.images.images.first { $0.name.hasPrefix("libswiftRemoteMirror") }
+    var pending = own.compactMap { snapshot.heap.index(containing: $0) }.map { (block: $0, depth: 0) }
+    while let (block, depth) = pending.popLast() {
+      guard excluded.insert(block).inserted, depth < 4 else { continue }
+      for next in graph.referencedBlocks(from: block) where kind(of: next) == nil && !excluded.contains(next)
+      {
+        let first = snapshot.heap.firstWord(of: next)
+        guard snapshot.images.image(containing: first) == nil || library?.contains(first) == true else {
+          continue
+        }
+        pending.append((next, depth + 1))
+      }
     }
   }
 
@@ -90,52 +102,99 @@ final class MemoryRootSearch {
   /// Into memory without Swift metadata (C, Dispatch, CoreFoundation) any
   /// pointer counts: a conservative step. Into a Swift object, from such
   /// memory, only from a block that starts like an object of a C runtime (its
-  /// first word points into an image: a CoreFoundation class, a Dispatch
-  /// vtable, a Block's isa), not from a plain buffer, whose stale words are
-  /// the usual false step; from another Swift object, only through a strong
+  /// first word points into an image: a Dispatch vtable, a Block's isa), or
+  /// into a CoreFoundation object from the storage of a CoreFoundation
+  /// collection; not from any other plain buffer into a Swift object: stale
+  /// words there are the usual false step. A CoreFoundation collection's
+  /// storage is held by its collection only; from another Swift object, only through a strong
   /// reference (weak and unowned ones, numbers that look like addresses,
   /// stale words past a collection's count do not count), unless part of
   /// the source is opaque to the metadata. The explainer's own memory never counts.
   func admits(_ source: Int, _ target: Int) -> Bool {
     guard !excluded.contains(source) else { return false }
-    guard let targetKind = kind(of: target) else { return true }
-    guard kind(of: source) != nil else { return isTyped(source) }
-    let address = snapshot.heap[target].address
-    if targetKind == .collectionStorage {
-      return session.collectionStorages(of: snapshot.heap[source].address)?.contains(address) ?? true
+    guard let targetKind = kind(of: target) else {
+      // A CoreFoundation collection's storage is held by its collection only.
+      guard isCoreFoundationStorage(target) else { return true }
+      return kind(of: source) != nil && isCoreFoundationObject(source)
     }
-    return strongTargets(of: source).contains(address)
+    guard kind(of: source) != nil else {
+      return isTyped(source) || (isCoreFoundationObject(target) && isCoreFoundationStorage(source))
+    }
+    let address = snapshot.heap[target].address
+    if strongTargets(of: source).contains(address) { return true }
+    guard targetKind == .collectionStorage else { return false }
+    return session.collectionStorages(of: snapshot.heap[source].address)?.contains(address) ?? true
+  }
+
+  /// Whether Swift object `index` is a CoreFoundation object behind a Swift
+  /// class (`__NSCFType` on Linux): its block is larger than its Swift
+  /// layout. CoreFoundation's plain buffers (a collection's storage) hold such objects.
+  private func isCoreFoundationObject(_ index: Int) -> Bool {
+    guard let layout = session.layout(ofObjectAt: snapshot.heap[index].address), layout.kind == .object else {
+      return false
+    }
+    return snapshot.heap[index].size > UInt(layout.size) + 16
+  }
+
+  /// Whether plain block `index` is held by a CoreFoundation object (the
+  /// storage of a CoreFoundation collection), not by anything else (a
+  /// stdio buffer, a cache of freed memory).
+  private func isCoreFoundationStorage(_ index: Int) -> Bool {
+    if let known = storage[index] { return known }
+    let result = graph.referringBlocks(of: index).contains {
+      kind(of: $0) != nil && isCoreFoundationObject($0)
+    }
+    storage[index] = result
+    return result
   }
 
   /// Whether the first word of C block `index` points into an image.
   private func isTyped(_ index: Int) -> Bool {
     if let known = typed[index] { return known }
-    let first = snapshot.memory.word(at: snapshot.heap[index].address) ?? 0
-    let result = snapshot.images.image(containing: first) != nil
+    // Objects of C runtimes are small; a large block that starts with an
+    // image address is a pool or a table (the Swift runtime's metadata
+    // pools start so), whose unused tail holds stale words.
+    let first = snapshot.heap.firstWord(of: index)
+    let result = snapshot.heap[index].size <= 1024 && snapshot.images.image(containing: first) != nil
     typed[index] = result
     return result
   }
 
-  /// The addresses the strong references of Swift object `index` hold; every
-  /// address when part of it is opaque.
+  /// The addresses the strong (and unmanaged: retained by hand, as
+  /// Foundation's `OperationQueue` does) references of Swift object `index`
+  /// hold; every address the block holds when part of it is opaque to the
+  /// metadata: a field the library cannot lay out, or memory past the
+  /// instance size (a CoreFoundation object behind a Swift class such as
+  /// `__NSCFType`, a tail allocation).
   private func strongTargets(of index: Int) -> Set<UInt> {
     if let known = strongTargets[index] { return known }
     var edges: [RawEdge] = []
-    let address = snapshot.heap[index].address
-    let layout = session.edges(of: address, strongOnly: true, into: &edges)
-    var targets = Set(edges.map(\.target))
-    if layout?.scansConservatively ?? true {
-      // Opaque parts: every pointer the block holds may be a reference.
+    let block = snapshot.heap[index]
+    let layout = session.edges(of: block.address, strongOnly: false, into: &edges)
+    var targets = Set(edges.filter { $0.strength == .strong || $0.strength == .unmanaged }.map(\.target))
+    let opaqueTail = layout.map { $0.kind == .object && block.size > UInt($0.size) + 16 } ?? true
+    if layout?.scansConservatively ?? true || opaqueTail {
       targets.formUnion(graph.referencedBlocks(from: index).map { snapshot.heap[$0].address })
     }
     strongTargets[index] = targets
     return targets
   }
 
+  /// What the step from `source` to `target` costs in the search, or nil
+  /// when it does not hold `target` (see ``admits(_:_:)``): 1, or 2 from a
+  /// plain C buffer (a block that does not start like an object), 3 from
+  /// one over 1 KiB (a table grown ahead of its count): where stale words
+  /// are likeliest.
+  func cost(_ source: Int, _ target: Int) -> Int? {
+    guard admits(source, target) else { return nil }
+    guard kind(of: source) == nil, !isTyped(source) else { return 1 }
+    return snapshot.heap[source].size > 1024 ? 3 : 2
+  }
+
   /// Searches from block `target` and names the path found.
   func search(from target: Int, deadline: ContinuousClock.Instant?, maxNodes: Int) -> MemoryRootResult {
     let outcome = graph.pathToRoot(from: target, maxNodes: maxNodes, deadline: deadline) { source, target in
-      admits(source, target)
+      cost(source, target)
     }
     guard let path = outcome.path else {
       return .nothing(visited: outcome.visited, isTruncated: outcome.isTruncated)

@@ -233,3 +233,34 @@ void mvt_killChild(int pid) {
   kill(pid, SIGKILL);
   waitpid(pid, NULL, 0);
 }
+
+// MARK: C objects holding a Swift object
+
+const char mvt_structType[16] = "mvt_structType";
+void **mvt_typedStruct;
+void **mvt_plainBuffer;
+
+void mvt_holdInTypedStruct(void *context) {
+  mvt_typedStruct = calloc(4, sizeof(void *));
+  mvt_typedStruct[0] = (void *)mvt_structType;
+  mvt_typedStruct[1] = context;
+}
+
+void *mvt_releaseTypedStruct(void) {
+  void *context = mvt_typedStruct[1];
+  free(mvt_typedStruct);
+  mvt_typedStruct = NULL;
+  return context;
+}
+
+void mvt_holdInPlainBuffer(void *context) {
+  mvt_plainBuffer = calloc(4, sizeof(void *));
+  mvt_plainBuffer[1] = context;
+}
+
+void *mvt_releasePlainBuffer(void) {
+  void *context = mvt_plainBuffer[1];
+  free(mvt_plainBuffer);
+  mvt_plainBuffer = NULL;
+  return context;
+}

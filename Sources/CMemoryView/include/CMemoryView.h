@@ -120,6 +120,13 @@ void *mv_mapScratch(size_t size);
 /// (without copying its pages). NULL on failure (the old mapping stays).
 void *mv_remapScratch(void *address, size_t oldSize, size_t newSize);
 
+/// The CoreFoundation type name (`CFRunLoopTimer`) of the CoreFoundation
+/// object at `object` in this process, read safely (its type id from its
+/// info word, then the runtime's class table through
+/// `_CFRuntimeGetClassWithTypeID`); writes it into `buffer` and returns its
+/// length, 0 when unknown (no CoreFoundation loaded, an implausible id).
+size_t mv_coreFoundationTypeName(uintptr_t object, char *buffer, size_t capacity);
+
 /// Demangles a Swift symbol name with the runtime's demangler; the result is
 /// malloc'd (free it), or NULL.
 char *mv_demangle(const char *mangled, size_t length);

@@ -67,6 +67,16 @@ int mvt_forkStoppedListChild(size_t count, size_t size, uintptr_t *last);
 /// Kills and reaps the child.
 void mvt_killChild(int pid);
 
+/// A C object the way C runtimes lay theirs out: a type word first (here
+/// `&mvt_structType`), then a context pointer, held by a global. Keeps
+/// `context` (a retained Swift object) until `mvt_releaseTypedStruct`, which
+/// returns it for releasing.
+void mvt_holdInTypedStruct(void *context);
+void *mvt_releaseTypedStruct(void);
+/// The same with no type word: a plain buffer holding the pointer.
+void mvt_holdInPlainBuffer(void *context);
+void *mvt_releasePlainBuffer(void);
+
 /// A block nothing points at: allocated, its address kept masked only.
 uintptr_t mvt_makeUnreferenced(size_t size);
 void mvt_freeMasked(uintptr_t masked);

@@ -1,0 +1,157 @@
+import CMemoryViewTestSupport
+import Dispatch
+import Foundation
+import Synchronization
+import Testing
+
+@testable import RetainGraph
+
+/// Paths from true roots, found by scanning this process's memory backwards
+/// from the object: no roots registered.
+@Suite(.serialized) struct MemoryRootPathTests {
+  final class Holder: @unchecked Sendable {
+    var held: Held?
+    weak var weaklyHeld: Held?
+  }
+
+  final class Held: @unchecked Sendable {
+    var back: Held?
+    var payload = [1, 2, 3]
+  }
+
+  let explainer = RetainExplainer()
+
+  @Test func anObjectHeldByAGlobalIsHeldFromThatNamedGlobal() throws {
+    let held = Held()
+    memoryRootHolder.held = held
+    defer { memoryRootHolder.held = nil }
+    let explanation = explainer.explain(held)
+    let path = try #require(explanation.rootPath, "\(explanation)")
+    #expect(explanation.verdict == .heldByRoot(path))
+    #expect(path.start.kind == .root)
+    #expect(path.start.name == "global memoryRootHolder in LeakLabPackageTests.xctest")
+    #expect(path.steps.map(\.label) == ["", "held"])
+    #expect(path.steps.first?.isConservative == true)
+    #expect(path.steps.last?.isConservative == false)
+    #expect(path.description.hasSuffix("Holder → held: Held (strong)"))
+  }
+
+  /// An object of an unusual size: its address is unlikely to be a recycled
+  /// one whose stale copies linger in other threads' stack slots.
+  final class Lonely {
+    var words:
+      (
+        Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int,
+        Int
+      ) =
+        (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+  }
+
+  @Test func anObjectOnlyTheCallerHoldsIsNotVisibleAndSaysWhy() {
+    let held = Lonely()
+    let explanation = explainer.explain(held)
+    #expect(explanation.rootPath == nil)
+    guard case .notVisible = explanation.verdict else {
+      Issue.record("expected nothing visible, got \(explanation)")
+      return
+    }
+    #expect(explanation.notVisibleReason?.contains("caller") == true, "\(explanation)")
+  }
+
+  @Test func aWeakReferenceFromAGlobalDoesNotHold() {
+    let held = Held()
+    memoryRootHolder.weaklyHeld = held
+    defer { memoryRootHolder.weaklyHeld = nil }
+    let explanation = explainer.explain(held)
+    #expect(explanation.rootPath == nil, "\(explanation)")
+  }
+
+  @Test func aCycleAlsoHeldFromAGlobalSaysBoth() throws {
+    let first = Held()
+    let second = Held()
+    first.back = second
+    second.back = first
+    memoryRootHolder.held = first
+    defer {
+      memoryRootHolder.held = nil
+      first.back = nil
+    }
+    let explanation = explainer.explain(second)
+    guard case .cycle(let cycle) = explanation.verdict else {
+      Issue.record("expected a cycle, got \(explanation)")
+      return
+    }
+    #expect(cycle.steps.map(\.label) == ["back", "back"])
+    let root = try #require(explanation.rootPath)
+    #expect(root.start.name.hasPrefix("global memoryRootHolder"))
+    #expect(explanation.description.contains("; also held from root: global memoryRootHolder"))
+  }
+
+  @Test func anObjectOnlyAnotherThreadsLocalHoldsIsHeldFromThatThreadsStack() throws {
+    let started = DispatchSemaphore(value: 0)
+    let finish = DispatchSemaphore(value: 0)
+    let handOver = Mutex<Held?>(nil)
+    let thread = Thread {
+      let held = Held()
+      handOver.withLock { $0 = held }
+      started.signal()
+      finish.wait()
+      withExtendedLifetime(held) {}
+    }
+    thread.start()
+    started.wait()
+    let held = try #require(handOver.withLock { value in value.take() })
+    let explanation = explainer.explain(held)
+    finish.signal()
+    let path = try #require(explanation.rootPath, "\(explanation)")
+    #expect(path.start.name.hasPrefix("stack of thread "), "\(path)")
+    #expect(path.steps.count == 1)
+  }
+
+  @Test func aCObjectThatStartsWithATypeWordHoldsASwiftObjectConservatively() throws {
+    let held = Held()
+    mvt_holdInTypedStruct(Unmanaged.passRetained(held).toOpaque())
+    defer { Unmanaged<Held>.fromOpaque(mvt_releaseTypedStruct()).release() }
+    let path = try #require(explainer.explain(held).rootPath)
+    #expect(path.start.name == "global mvt_typedStruct in LeakLabPackageTests.xctest")
+    #expect(path.steps.count == 2)
+    #expect(path.steps[0].target.kind == .mallocBlock)
+    #expect(path.steps[0].target.name.hasPrefix("malloc block, 40 B (mvt_structType)"))
+    #expect(path.steps[1].label == "word 1")
+    #expect(path.steps[1].isConservative)
+  }
+
+  @Test func aPlainCBufferIsNotBelievedToHoldASwiftObject() {
+    // Plain buffers' stale words are the usual false step: not followed into Swift objects.
+    let held = Held()
+    mvt_holdInPlainBuffer(Unmanaged.passRetained(held).toOpaque())
+    defer { Unmanaged<Held>.fromOpaque(mvt_releasePlainBuffer()).release() }
+    #expect(explainer.explain(held).rootPath == nil)
+  }
+
+  @Test func aRegisteredRootNamesThePathItStarts() throws {
+    let holder = Holder()
+    let held = Held()
+    holder.held = held
+    explainer.registerRoot(holder, name: "the holder")
+    defer { explainer.unregisterRoot(holder) }
+    let explanation = explainer.explain(held)
+    let path = try #require(explanation.rootPath, "\(explanation)")
+    #expect(path.start.name == "the holder")
+    #expect(path.steps.map(\.label) == ["held"])
+  }
+
+  @Test func explainingWhileOtherThreadsAllocateAndFreeEndsWithTheRightAnswer() throws {
+    let held = Held()
+    memoryRootHolder.held = held
+    defer { memoryRootHolder.held = nil }
+    mvt_startChurn(2)
+    defer { mvt_stopChurn() }
+    for _ in 0..<5 {
+      let explanation = explainer.explain(held)
+      #expect(explanation.rootPath?.start.name.hasPrefix("global memoryRootHolder") == true, "\(explanation)")
+    }
+  }
+}
+
+let memoryRootHolder = MemoryRootPathTests.Holder()

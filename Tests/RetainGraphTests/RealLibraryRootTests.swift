@@ -1,0 +1,226 @@
+import Dispatch
+import Foundation
+import FoundationNetworking
+import Testing
+
+@testable import RetainGraph
+
+/// Leaks whose retainers are Foundation and Dispatch themselves, each in a
+/// leaky and a fixed form, explained with no roots registered: the leaky
+/// form's path names the real culprit from a true root, the fixed form's
+/// object is gone.
+@Suite(.serialized) struct RealLibraryRootTests {
+  final class Owner: NSObject, URLSessionDelegate, @unchecked Sendable {
+    var timer: Timer?
+    var source: (any DispatchSourceTimer)?
+    var observer: (any NSObjectProtocol)?
+    var handle: FileHandle?
+    var session: URLSession?
+    var ticks = 0
+    let invalidated = DispatchSemaphore(value: 0)
+
+    func tick() { ticks += 1 }
+
+    func urlSession(_ session: URLSession, didBecomeInvalidWithError error: (any Error)?) {
+      invalidated.signal()
+    }
+  }
+
+  let explainer = RetainExplainer()
+
+  /// The path from a true root, with the start and the culprit steps checked.
+  private func rootPath(of owner: Owner) throws -> RetainPath {
+    let explanation = explainer.explain(owner)
+    let path = try #require(explanation.rootPath, "\(explanation)")
+    #expect(path.start.kind == .root)
+    #expect(!path.start.name.contains("calling thread"))
+    #expect(path.description.hasSuffix("Owner (strong)"), "\(path)")
+    return path
+  }
+
+  // MARK: Timer
+
+  @Test func aRepeatingTimersBlockIsHeldFromFoundationsRunLoopTable() throws {
+    let owner = Owner()
+    owner.timer = Timer.scheduledTimer(withTimeInterval: 100, repeats: true) { _ in owner.tick() }
+    defer { owner.timer?.invalidate() }
+    let path = try rootPath(of: owner)
+    #expect(path.start.name == "global __CFRunLoops in libFoundation.so", "\(path)")
+    #expect(path.steps.contains { $0.target.name == "CFRunLoopTimer" }, "\(path)")
+    #expect(path.description.contains("Timer → _fire: closure in"), "\(path)")
+  }
+
+  @Test func aTimerWhoseBlockCapturesWeaklyLetsItsOwnerGo() {
+    weak var gone: Owner?
+    do {
+      let owner = Owner()
+      gone = owner
+      owner.timer = Timer.scheduledTimer(withTimeInterval: 100, repeats: true) { [weak owner] _ in
+        owner?.tick()
+      }
+      owner.timer?.invalidate()
+    }
+    #expect(gone == nil)
+  }
+
+  // MARK: DispatchSourceTimer
+
+  @Test func aDispatchTimersHandlerIsHeldFromDispatchsTimerHeap() throws {
+    let owner = Owner()
+    let source = DispatchSource.makeTimerSource(queue: .global())
+    source.setEventHandler { owner.tick() }
+    source.schedule(deadline: .now() + 100, repeating: 100)
+    owner.source = source
+    source.resume()
+    defer {
+      source.cancel()
+      owner.source = nil
+    }
+    // Dispatch arms timers in order on its manager queue: once a second
+    // timer, armed after this one, has fired, this one is in the timer heap
+    // (and no worker thread ran this one's handler).
+    let armed = DispatchSemaphore(value: 0)
+    let probe = DispatchSource.makeTimerSource(queue: .global())
+    probe.setEventHandler { armed.signal() }
+    probe.schedule(deadline: .now())
+    probe.resume()
+    armed.wait()
+    probe.cancel()
+    let path = try rootPath(of: owner)
+    #expect(path.start.name.hasPrefix("global _dispatch_timers_heap"), "\(path)")
+    #expect(path.steps.last?.target.name == "Owner")
+    #expect(path.steps.dropLast().last?.target.name.hasPrefix("Block") == true, "the handler: \(path)")
+  }
+
+  @Test func aDispatchTimerWhoseHandlerCapturesWeaklyLetsItsOwnerGo() {
+    weak var gone: Owner?
+    do {
+      let owner = Owner()
+      gone = owner
+      let source = DispatchSource.makeTimerSource(queue: .global())
+      source.setEventHandler { [weak owner] in owner?.tick() }
+      source.schedule(deadline: .now() + 100)
+      owner.source = source
+      source.resume()
+      source.cancel()
+    }
+    #expect(gone == nil)
+  }
+
+  // MARK: NotificationCenter
+
+  @Test func aBlockObserverIsHeldFromTheDefaultCenter() throws {
+    let owner = Owner()
+    owner.observer = NotificationCenter.default.addObserver(
+      forName: .init("leaklab.test"), object: nil, queue: nil
+    ) {
+      _ in owner.tick()
+    }
+    defer { owner.observer.map(NotificationCenter.default.removeObserver) }
+    let path = try rootPath(of: owner)
+    #expect(path.start.name == "global _defaultCenter in libFoundationEssentials.so", "\(path)")
+    #expect(path.description.contains("closure in NotificationCenter._addObserver"), "\(path)")
+  }
+
+  @Test func aBlockObserverThatCapturesWeaklyLetsItsOwnerGo() {
+    weak var gone: Owner?
+    do {
+      let owner = Owner()
+      gone = owner
+      owner.observer = NotificationCenter.default.addObserver(
+        forName: .init("leaklab.test"), object: nil, queue: nil
+      ) { [weak owner] _ in owner?.tick() }
+      NotificationCenter.default.removeObserver(owner.observer!)
+    }
+    #expect(gone == nil)
+  }
+
+  // MARK: FileHandle
+
+  @Test func aReadabilityHandlerIsACycleAndIsHeldFromDispatchToo() throws {
+    let owner = Owner()
+    let pipe = Pipe()
+    owner.handle = pipe.fileHandleForReading
+    pipe.fileHandleForReading.readabilityHandler = { _ in owner.tick() }
+    defer { pipe.fileHandleForReading.readabilityHandler = nil }
+    let explanation = explainer.explain(owner)
+    guard case .cycle(let cycle) = explanation.verdict else {
+      Issue.record("expected a cycle, got \(explanation)")
+      return
+    }
+    #expect(cycle.steps.map(\.label) == ["handle", "_readabilityHandler"])
+    let root = try #require(explanation.rootPath, "\(explanation)")
+    #expect(root.start.kind == .root)
+    #expect(root.description.contains("closure in FileHandle.readabilityHandler.setter"), "\(root)")
+    #expect(explanation.description.contains("; also held from root: "))
+  }
+
+  @Test func aReadabilityHandlerThatCapturesWeaklyLetsItsOwnerGo() {
+    weak var gone: Owner?
+    let pipe = Pipe()
+    do {
+      let owner = Owner()
+      gone = owner
+      owner.handle = pipe.fileHandleForReading
+      pipe.fileHandleForReading.readabilityHandler = { [weak owner] _ in owner?.tick() }
+    }
+    #expect(gone == nil)
+    pipe.fileHandleForReading.readabilityHandler = nil
+  }
+
+  // MARK: URLSession
+
+  @Test func aSessionHoldsItsDelegateUntilInvalidated() throws {
+    let owner = Owner()
+    owner.session = URLSession(configuration: .ephemeral, delegate: owner, delegateQueue: nil)
+    defer { owner.session?.invalidateAndCancel() }
+    let explanation = explainer.explain(owner)
+    guard case .cycle(let cycle) = explanation.verdict else {
+      Issue.record("expected a cycle, got \(explanation)")
+      return
+    }
+    #expect(cycle.description == "Owner → session: URLSession → delegate: Owner (strong)")
+  }
+
+  @Test func anInvalidatedSessionLetsItsDelegateGo() {
+    weak var gone: Owner?
+    do {
+      let owner = Owner()
+      gone = owner
+      let session = URLSession(configuration: .ephemeral, delegate: owner, delegateQueue: nil)
+      session.finishTasksAndInvalidate()
+      owner.invalidated.wait()  // the session lets go of its delegate right after this call
+      session.delegateQueue.waitUntilAllOperationsAreFinished()
+    }
+    #expect(gone == nil)
+  }
+
+  // MARK: OperationQueue
+
+  @Test func aPendingOperationIsHeldFromItsQueue() throws {
+    let owner = Owner()
+    pendingWork.addOperation { owner.tick() }
+    defer { pendingWork.cancelAllOperations() }
+    let path = try rootPath(of: owner)
+    #expect(path.start.name == "global pendingWork in LeakLabPackageTests.xctest", "\(path)")
+    #expect(path.description.contains("BlockOperation → _block: closure in"), "\(path)")
+  }
+
+  @Test func aPendingOperationThatCapturesWeaklyLetsItsOwnerGo() {
+    weak var gone: Owner?
+    do {
+      let owner = Owner()
+      gone = owner
+      pendingWork.addOperation { [weak owner] in owner?.tick() }
+    }
+    pendingWork.cancelAllOperations()
+    #expect(gone == nil)
+  }
+}
+
+/// A queue that never runs its operations (suspended): work waiting on it stays.
+let pendingWork: OperationQueue = {
+  let queue = OperationQueue()
+  queue.isSuspended = true
+  return queue
+}()
