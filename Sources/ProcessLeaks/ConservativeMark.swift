@@ -160,8 +160,11 @@ struct ConservativeMark {
         return
       }
     }
-    // A C string is text, and what follows it malloc's slack.
-    if let text = InstanceExtents.cStringExtent(bytes, count: count) {
+    // A C string is text, and what follows it malloc's slack; so is the word
+    // after a counted array.
+    if let text = InstanceExtents.cStringExtent(bytes, count: count)
+      ?? InstanceExtents.countedArrayExtent(bytes, count: count)
+    {
       words = min(words, text / 8)
     }
     // A class instance ends where its metadata says: the rest is malloc's slack.

@@ -120,6 +120,18 @@ final class InstanceExtents {
     return end + 1
   }
 
+  /// The bytes of a block that holds a counted array: a 32-bit count `n`,
+  /// then `n` words, in a block one word longer than that (the Swift
+  /// runtime's concurrent hash maps store their elements so, with their
+  /// capacity first). The last word is malloc's slack: measured, a metadata
+  /// cache's element array kept a leaked object reachable through it.
+  static func countedArrayExtent(_ bytes: UnsafeRawPointer, count: Int) -> Int? {
+    guard count >= 24, count % 16 == 8 else { return nil }
+    let elements = Int(bytes.loadUnaligned(as: UInt32.self))
+    guard elements >= 1, 8 + elements * 8 == count - 8 else { return nil }
+    return count - 8
+  }
+
   /// The usable size glibc's malloc gives a request of `requested` bytes on x86_64.
   static func usableSize(requested: Int) -> Int {
     max(32, (requested + 8 + 15) & ~15) - 8

@@ -55,7 +55,10 @@ extension LeakGraphBuilder {
       limit = min(limit, extent ?? limit)
     }
     if layout == nil,
-      let text = bytes.withUnsafeBytes({ InstanceExtents.cStringExtent($0.baseAddress!, count: bytes.count) })
+      let text = bytes.withUnsafeBytes({
+        InstanceExtents.cStringExtent($0.baseAddress!, count: bytes.count)
+          ?? InstanceExtents.countedArrayExtent($0.baseAddress!, count: bytes.count)
+      })
     {
       limit = min(limit, text)
     }
