@@ -14,7 +14,9 @@ import MemoryView
 /// or run loop behind `_NSCFSet` or `__NSCFType`): those are scanned whole.
 /// A key path's tail buffer says its own size (a 32-bit header whose low 24
 /// bits count the bytes after it), so key paths — long-lived, cached in
-/// globals — are cut exactly too.
+/// globals — are cut exactly too; a native string's storage holds no
+/// reference unless it has breadcrumbs (the top bit of its capacity word):
+/// measured, a string's slack kept a leaked screen's button reachable.
 ///
 /// Only metadata inside a loaded image or outside the malloc heap is looked
 /// at (a block's first word elsewhere is not class metadata worth the reads);
@@ -36,6 +38,9 @@ final class InstanceExtents {
     case fixed(Int)
     /// A key path: its buffer's header sits at this offset.
     case keyPath(tailStart: Int)
+    /// A native string's storage: code units, and a pointer to its
+    /// breadcrumbs only when its capacity word's top bit says so.
+    case stringStorage
   }
 
   /// Classes whose instances carry tail-allocated elements (their own names
@@ -70,6 +75,10 @@ final class InstanceExtents {
     switch extent {
     case .whole: return nil
     case .fixed(let size): return size
+    case .stringStorage:
+      guard count >= 32 else { return nil }
+      let capacityAndFlags = bytes.loadUnaligned(fromByteOffset: 16, as: UInt64.self)
+      return capacityAndFlags >> 63 == 0 ? 32 : nil
     case .keyPath(let tailStart):
       guard tailStart + 4 <= count else { return nil }
       let header = bytes.loadUnaligned(fromByteOffset: tailStart, as: UInt32.self)
@@ -95,6 +104,7 @@ final class InstanceExtents {
         let name = descriptorName(descriptor)
       else { return .whole }
       if name == "AnyKeyPath" { return .keyPath(tailStart: (Int(size) + 3) & ~3) }
+      if name == "__StringStorage" { return .stringStorage }
       if Self.tailAllocating.contains(name) { return .whole }
       current = memory.word(at: current + 8) ?? 0
     }
