@@ -16,10 +16,12 @@ let package = Package(
     .library(name: "LeakLabTerminal", targets: ["LeakLabTerminal"]),
     .library(name: "Scenarios", targets: ["Scenarios"]),
     .library(name: "LeakLab", targets: ["LeakLab"]),
+    .library(name: "LeakLint", targets: ["LeakLint"]),
     .executable(name: "leaklab", targets: ["leaklab"]),
   ],
   dependencies: [
-    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1"),
   ],
   targets: [
     // MARK: Time
@@ -76,6 +78,16 @@ let package = Package(
       dependencies: ["LeakLabTerminal", "TextGrid"]
     ),
 
+    // MARK: Static lint (swift-syntax only: knows nothing of the runtime or the app)
+    .target(
+      name: "LeakLint",
+      dependencies: [
+        .product(name: "SwiftSyntax", package: "swift-syntax"),
+        .product(name: "SwiftParser", package: "swift-syntax"),
+      ],
+      exclude: ["README.md"]
+    ),
+
     // MARK: The scenario catalogue (top-level Scenarios/ folder, one file per scenario)
     .target(
       name: "Scenarios",
@@ -89,7 +101,8 @@ let package = Package(
       name: "leaklab",
       dependencies: [
         "LeakLab", "LeakLabTerminal", "Scenarios", "StepScripts", "TextGrid", "LeakDetector", "LeakClock",
-        "MemcheckOracle", "LeakLabProbe", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        "MemcheckOracle", "LeakLabProbe", "LeakLint",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
 
@@ -130,6 +143,11 @@ let package = Package(
     .testTarget(
       name: "ScenariosTests",
       dependencies: ["Scenarios", "ScreenKit", "LeakDetector", "LeakClock", "LeakLabTestSupport"]
+    ),
+    .testTarget(
+      name: "LeakLintTests",
+      dependencies: ["LeakLint", "Scenarios", "leaklab"],
+      exclude: ["Corpus"]
     ),
     .testTarget(
       name: "LeakLabTests",

@@ -15,6 +15,7 @@ struct LeakLabCommand: ParsableCommand {
     version: LeakLabVersion.current,
     subcommands: [
       App.self, ListCommand.self, CheckCommand.self, Explain.self, Run.self, OracleCommand.self,
+      LintCommand.self,
     ],
     defaultSubcommand: App.self
   )

@@ -1,0 +1,100 @@
+/// Every type, property and function of the linted files, by name.
+///
+/// Types are keyed by their simple name (`Outer.Inner` is `Inner`); a type's
+/// extensions in any file add to it. The index answers the questions the rules
+/// ask: is `self` an object here, is this name a stored property and how is it
+/// held, which types can a value of type `T` be.
+struct TypeIndex {
+  var types: [String: TypeInfo] = [:]
+  var functions: [FunctionInfo] = []
+  var functionsByName: [String: [Int]] = [:]
+  var units: [AnalysisUnit] = []
+  private var compatibleCache: [String: Set<String>] = [:]
+
+  mutating func type(named name: String) -> TypeInfo {
+    types[name] ?? TypeInfo(name: name)
+  }
+
+  mutating func update(_ name: String, _ body: (inout TypeInfo) -> Void) {
+    var info = types[name] ?? TypeInfo(name: name)
+    body(&info)
+    types[name] = info
+  }
+
+  mutating func addFunction(_ function: FunctionInfo) -> Int {
+    functions.append(function)
+    functionsByName[function.name, default: []].append(functions.count - 1)
+    return functions.count - 1
+  }
+
+  /// The property `name` of `typeName` or of one of its superclasses.
+  func property(_ name: String, in typeName: String?) -> PropertyInfo? {
+    var current = typeName
+    var seen: Set<String> = []
+    while let name0 = current, let info = types[name0], seen.insert(name0).inserted {
+      if let property = info.properties[name] { return property }
+      current = info.inherited.first { types[$0]?.kind == .class }
+    }
+    return nil
+  }
+
+  /// Whether `name` is an instance method of `typeName` or of a supertype in the linted files.
+  func hasMethod(_ name: String, in typeName: String?) -> Bool {
+    supertypes(of: typeName).contains { types[$0]?.methods.contains(name) == true }
+  }
+
+  /// Whether `name` is an instance member (property or method) of `typeName`.
+  func hasInstanceMember(_ name: String, in typeName: String?) -> Bool {
+    property(name, in: typeName).map { _ in true } ?? hasMethod(name, in: typeName)
+  }
+
+  /// `typeName` and everything it inherits from or conforms to, in the linted files.
+  func supertypes(of typeName: String?) -> [String] {
+    guard let typeName else { return [] }
+    var result: [String] = []
+    var queue = [typeName]
+    var seen: Set<String> = []
+    while let next = queue.popLast() {
+      guard seen.insert(next).inserted else { continue }
+      result.append(next)
+      queue.append(contentsOf: types[next]?.inherited ?? [])
+    }
+    return result
+  }
+
+  /// The linted types a value declared as `name` can be: the type itself, its
+  /// subclasses, and every type conforming to it (directly or through parents).
+  mutating func compatibleTypes(with name: String) -> Set<String> {
+    if let cached = compatibleCache[name] { return cached }
+    var result: Set<String> = []
+    if types[name] != nil { result.insert(name) }
+    for typeName in types.keys where typeName != name && supertypes(of: typeName).contains(name) {
+      result.insert(typeName)
+    }
+    compatibleCache[name] = result
+    return result
+  }
+
+  /// Whether `self` in `typeName` is an object (unknown types are assumed to be).
+  func isReferenceType(_ typeName: String?) -> Bool {
+    guard let typeName else { return false }
+    return types[typeName]?.isReferenceType ?? true
+  }
+
+  /// The functions a call `name(labels…)` can reach, preferring those of `receiverType`.
+  func candidates(name: String, labels: [String?], trailingLabels: [String?], receiverType: String?) -> [Int]
+  {
+    let all = (functionsByName[name] ?? []).filter {
+      ArgumentMatcher.match(
+        parameters: functions[$0].parameters, labels: labels, trailingLabels: trailingLabels)
+        != nil
+    }
+    if let receiverType {
+      let owners = Set(supertypes(of: receiverType))
+      let own = all.filter { functions[$0].owner.map(owners.contains) ?? false }
+      if !own.isEmpty { return own }
+      if types[receiverType] != nil { return [] }
+    }
+    return all
+  }
+}

@@ -1,0 +1,56 @@
+/// What every rule reads: the index, the walked facts, their resolution, and
+/// the file names for findings.
+struct RuleContext {
+  var index: TypeIndex
+  let facts: LintFacts
+  let resolution: Resolution
+  let files: [String]
+
+  func finding(
+    _ rule: LintRule, at position: SourcePosition, _ message: String, fix: String? = nil
+  ) -> LintFinding {
+    LintFinding(
+      file: files[position.file], line: position.line, column: position.column, rule: rule, message: message,
+      fix: fix)
+  }
+
+  /// Whether some function of `typeName` (or a supertype or subtype), other
+  /// than `deinit` and the unit that set things up, calls one of `names`. The
+  /// function must be one that runs: an override, public, an accessor, or
+  /// called somewhere in the linted code (a `breakCycleForTesting()` only
+  /// tests call does not end a leak in the app).
+  mutating func hasTeardown(_ names: Set<String>, typeName: String?, excluding unit: Int) -> Bool {
+    guard let typeName else { return false }
+    let related = Set(index.supertypes(of: typeName)).union(index.compatibleTypes(with: typeName))
+    return index.units.contains { candidate in
+      candidate.id != unit && candidate.kind != .deinitializer
+        && candidate.typeName.map(related.contains) == true && runs(candidate)
+        && !(facts.teardowns[candidate.id] ?? []).isDisjoint(with: names)
+    }
+  }
+
+  private func runs(_ unit: AnalysisUnit) -> Bool {
+    switch unit.kind {
+    case .function(let name): unit.isEntryPoint || facts.calledNames.contains(name)
+    default: true
+    }
+  }
+
+  /// The closures `items` keep, once calls are opened.
+  func closures(in items: [Carried]) -> [Int] {
+    resolution.expand(items).compactMap { if case .closure(let closure) = $0 { closure } else { nil } }
+  }
+
+  /// How a closure is named in messages: "this closure", "`handleResponse`".
+  func name(of closure: ClosureInfo) -> String {
+    switch closure.kind {
+    case .literal: "this closure"
+    case .methodReference(let name): "`\(name)` passed as a closure"
+    case .assignOn: "`assign(to:on:)`"
+    }
+  }
+
+  func unitName(_ unit: Int) -> String {
+    index.units[unit].displayName
+  }
+}
