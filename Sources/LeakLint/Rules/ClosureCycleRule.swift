@@ -71,16 +71,19 @@ enum ClosureCycleRule {
         "\(name) keeps this closure (in \(keeper)\(via)) and the closure captures \(name) strongly: a cycle.")
     }
     let rebound = closure.capturesReboundSelf ? " (the strong self of `guard let self`)" : ""
+    if sink.isLazy {
+      return context.finding(
+        .lazyClosure, at: closure.position,
+        "self keeps \(context.name(of: closure)) in `lazy var \(sink.path)`, and it captures self strongly: a cycle from its first use on."
+      )
+    }
     switch closure.kind {
     case .methodReference(let name):
       return context.finding(
         .methodReference, at: closure.position,
         "`\(name)` passed as a closure captures self strongly, and self keeps it in \(keeper)\(via): a cycle.",
-        fix: "Pass a closure that captures weakly: `{ [weak self] in self?.\(name)($0) }`.")
-    case .literal where sink.isLazy:
-      return context.finding(
-        .lazyClosure, at: closure.position,
-        "self keeps this `lazy var \(sink.path)` closure, and it captures self strongly: a cycle from its first use on."
+        fix:
+          "Pass a closure that captures weakly: `{ [weak self] in self?.\(name)(\(context.arguments(of: name, in: closure.typeName))) }`."
       )
     default:
       return context.finding(

@@ -50,6 +50,15 @@ struct RuleContext {
     }
   }
 
+  /// `$0, $1` for a method of two parameters, as a forwarding closure writes them.
+  func arguments(of method: String, in typeName: String?) -> String {
+    let owners = Set(index.supertypes(of: typeName))
+    let count =
+      (index.functionsByName[method] ?? []).map { index.functions[$0] }
+      .first { $0.owner.map(owners.contains) ?? false }?.parameters.count ?? 1
+    return (0..<count).map { "$\($0)" }.joined(separator: ", ")
+  }
+
   func unitName(_ unit: Int) -> String {
     index.units[unit].displayName
   }
