@@ -146,7 +146,7 @@ let package = Package(
     ),
     .testTarget(
       name: "LeakLintTests",
-      dependencies: ["LeakLint", "Scenarios", "leaklab"],
+      dependencies: ["LeakLint", "Scenarios"],
       exclude: ["Corpus"]
     ),
     .testTarget(

@@ -43,7 +43,10 @@ extension Linter {
       }
       return SourceInput(path: path, text: String(decoding: data, as: UTF8.self))
     }
-    let lines = inputs.reduce(0) { $0 + $1.text.utf8.reduce(0) { $0 + ($1 == 10 ? 1 : 0) } }
+    let lines = inputs.reduce(0) { total, input in
+      let newlines = input.text.utf8.reduce(0) { $0 + ($1 == 10 ? 1 : 0) }
+      return total + newlines + (input.text.utf8.last.map { $0 == 10 ? 0 : 1 } ?? 0)
+    }
     return LintReport(findings: lint(files: inputs), fileCount: inputs.count, lineCount: lines)
   }
 }
