@@ -123,6 +123,15 @@ extension BodyWalker {
     }
     var typeName = shape.names.first
     var constructs = false
+    var core = value?.unwrapped
+    // `… as! CartCell`: the value is the left side, its type the right.
+    if let sequence = core?.as(SequenceExprSyntax.self), sequence.elements.count == 3 {
+      let elements = Array(sequence.elements)
+      if elements[1].is(UnresolvedAsExprSyntax.self) {
+        core = elements[0].unwrapped
+        typeName = typeName ?? elements[2].as(TypeExprSyntax.self).flatMap { TypeShape($0.type).names.first }
+      }
+    }
     if let call = value?.unwrapped.as(FunctionCallExprSyntax.self),
       let callee = call.calledExpression.as(DeclReferenceExprSyntax.self),
       callee.baseName.text.first?.isUppercase == true
@@ -136,6 +145,18 @@ extension BodyWalker {
     let binding = Binding(name: name, root: .local(root), isStrong: isStrong, depth: depth, carried: carried)
     binding.typeName = typeName
     binding.isCollection = shape.isCollection || (value?.unwrapped.is(ArrayExprSyntax.self) ?? false)
+    // `tableView.dequeueReusableCell(…)`: a table or collection view keeps its cells.
+    if let call = core?.as(FunctionCallExprSyntax.self),
+      let member = call.calledExpression.as(MemberAccessExprSyntax.self),
+      member.declName.baseName.text.hasPrefix("dequeueReusable"), let base = member.base,
+      let owner = viewOwner(base)
+    {
+      facts.sinks.append(
+        Sink(
+          owner: owner, carried: [.object(.local(root))], position: position(call),
+          path: base.trimmedDescription,
+          unit: unit.id, via: member.declName.baseName.text))
+    }
     // `let button = self.retryButton`: the local is an object self owns.
     if let value, !constructs, let path = pathInfo(value), path.root == .selfObject, path.property != nil {
       facts.sinks.append(
@@ -144,6 +165,19 @@ extension BodyWalker {
           path: value.trimmedDescription, unit: unit.id, property: path.property))
     }
     return binding
+  }
+
+  /// Who keeps a table or collection view: in `func tableView(_ tableView: …)`
+  /// the parameter is self's own table when self keeps one under that name.
+  private func viewOwner(_ base: ExprSyntax) -> Root? {
+    if let reference = base.unwrapped.as(DeclReferenceExprSyntax.self), case .function(let name) = unit.kind,
+      name == reference.baseName.text, scopes.lookup("self") != nil,
+      KnownAPI.ownedInheritedProperties.contains(name)
+        || index.property(name, in: unit.typeName)?.ownsTarget == true
+    {
+      return .selfObject
+    }
+    return pathInfo(base)?.root
   }
 
   /// The binding `value` names, if it is a plain reference (`self`, `strongSelf`, `alert`).

@@ -155,12 +155,10 @@ extension BodyWalker {
         root: property.ownsTarget ? .selfObject : nil, property: name, typeName: property.shape.names.first,
         isCollection: property.shape.isCollection)
     }
+    if KnownAPI.ownedInheritedProperties.contains(name) { return PathInfo(root: .selfObject, property: name) }
     if index.hasMethod(name, in: unit.typeName) { return nil }
     let typeIsUnknown = unit.typeName.flatMap { index.types[$0]?.kind } == .unknown
-    if KnownAPI.ownedInheritedProperties.contains(name) || typeIsUnknown {
-      return PathInfo(root: .selfObject, property: name)
-    }
-    return nil
+    return typeIsUnknown ? PathInfo(root: .selfObject, property: name) : nil
   }
 
   // MARK: Assignments
