@@ -109,7 +109,10 @@ let package = Package(
     // MARK: Benchmarks (`make bench`)
     .executableTarget(
       name: "LeakLabBenchmarks",
-      dependencies: ["LeakClock", "LeakDetector", "RetainGraph"]
+      dependencies: [
+        "LeakClock", "LeakDetector", "RetainGraph", "LeakLint",
+        .product(name: "SwiftParser", package: "swift-syntax"),
+      ]
     ),
 
     // MARK: Tests

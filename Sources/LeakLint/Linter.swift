@@ -1,3 +1,4 @@
+import Foundation
 import SwiftParser
 import SwiftSyntax
 
@@ -37,31 +38,51 @@ public struct Linter: Sendable {
 
   /// Lints several files together, as one program. Findings are sorted by file, line and column.
   public func lint(files: [SourceInput]) -> [LintFinding] {
+    let clock = ContinuousClock()
+    var mark = clock.now
+    func phase(_ name: String) {
+      if ProcessInfo.processInfo.environment["LEAKLINT_TIMING"] != nil {
+        FileHandle.standardError.write(Data("\(name): \(clock.now - mark)\n".utf8))
+      }
+      mark = clock.now
+    }
     let parsed = files.map { file in
       let tree = Parser.parse(source: file.text)
       return (file, tree, SourceLocationConverter(fileName: file.path, tree: tree))
     }
+    phase("parse")
     var index = TypeIndex()
+    // The builders and walkers take the index or facts over and hand them
+    // back; dropping our copy first keeps them uniquely referenced, so adding
+    // to them never copies what earlier files added.
     for (position, (_, tree, converter)) in parsed.enumerated() {
       let builder = IndexBuilder(index: index, file: position, converter: converter)
+      index = TypeIndex()
       builder.walk(tree)
-      index = builder.index
+      index = builder.takeIndex()
     }
     IndexBuilder.addMemberwiseInitializers(to: &index)
+    index.computeHierarchy()
+    phase("index")
     var facts = LintFacts()
     var nextLocal = 0
     for unit in index.units {
       let walker = BodyWalker(
         unit: unit, index: index, facts: facts, converter: parsed[unit.file].2, nextLocal: nextLocal)
+      facts = LintFacts()
       facts = walker.run()
       nextLocal = walker.nextLocal
     }
+    phase("walk")
     let resolution = Resolution(index: index, facts: facts, parameterRoots: facts.parameterRoots)
     var context = RuleContext(index: index, facts: facts, resolution: resolution, files: files.map(\.path))
+    phase("resolve")
     let (rootFindings, claimed) = RootHeldRules.findings(&context)
     var findings = rootFindings
     findings += ClosureCycleRule.findings(&context, claimed: claimed)
+    phase("closure rules")
     findings += BackReferenceRule.findings(&context)
+    phase("back references")
     let suppressions = files.map { Suppressions(text: $0.text) }
     let byPath = Dictionary(
       files.indices.map { (files[$0].path, $0) }, uniquingKeysWith: { first, _ in first })

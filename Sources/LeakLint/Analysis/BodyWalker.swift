@@ -58,6 +58,7 @@ final class BodyWalker: SyntaxVisitor {
           property: name, via: nil, isLazy: true))
     }
     walk(unit.node)
+    defer { facts = LintFacts() }
     return facts
   }
 

@@ -15,6 +15,12 @@ final class IndexBuilder: SyntaxVisitor {
     super.init(viewMode: .sourceAccurate)
   }
 
+  /// The index with this file's declarations, leaving this builder empty.
+  func takeIndex() -> TypeIndex {
+    defer { index = TypeIndex() }
+    return index
+  }
+
   /// Adds the memberwise initializers of structs that declare no `init`.
   static func addMemberwiseInitializers(to index: inout TypeIndex) {
     for (name, info) in index.types.sorted(by: { $0.key < $1.key })

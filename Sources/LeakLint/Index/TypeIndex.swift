@@ -10,6 +10,8 @@ struct TypeIndex {
   var functionsByName: [String: [Int]] = [:]
   var units: [AnalysisUnit] = []
   private var compatibleCache: [String: Set<String>] = [:]
+  private var supertypeLists: [String: [String]] = [:]
+  private var allMethods: [String: Set<String>] = [:]
 
   mutating func type(named name: String) -> TypeInfo {
     types[name] ?? TypeInfo(name: name)
@@ -40,17 +42,20 @@ struct TypeIndex {
 
   /// Whether `name` is an instance method of `typeName` or of a supertype in the linted files.
   func hasMethod(_ name: String, in typeName: String?) -> Bool {
-    supertypes(of: typeName).contains { types[$0]?.methods.contains(name) == true }
+    guard let typeName else { return false }
+    if let methods = allMethods[typeName] { return methods.contains(name) }
+    return supertypes(of: typeName).contains { types[$0]?.methods.contains(name) == true }
   }
 
   /// Whether `name` is an instance member (property or method) of `typeName`.
   func hasInstanceMember(_ name: String, in typeName: String?) -> Bool {
-    property(name, in: typeName).map { _ in true } ?? hasMethod(name, in: typeName)
+    property(name, in: typeName) != nil || hasMethod(name, in: typeName)
   }
 
   /// `typeName` and everything it inherits from or conforms to, in the linted files.
   func supertypes(of typeName: String?) -> [String] {
     guard let typeName else { return [] }
+    if let known = supertypeLists[typeName] { return known }
     var result: [String] = []
     var queue = [typeName]
     var seen: Set<String> = []
@@ -62,17 +67,30 @@ struct TypeIndex {
     return result
   }
 
+  /// Works out, once, every type's supertypes, subtypes and methods.
+  mutating func computeHierarchy() {
+    var lists: [String: [String]] = [:]
+    var compatible: [String: Set<String>] = [:]
+    var methods: [String: Set<String>] = [:]
+    for typeName in types.keys {
+      let supers = supertypes(of: typeName)
+      lists[typeName] = supers
+      var all: Set<String> = []
+      for parent in supers {
+        compatible[parent, default: []].insert(typeName)
+        all.formUnion(types[parent]?.methods ?? [])
+      }
+      methods[typeName] = all
+    }
+    supertypeLists = lists
+    compatibleCache = compatible
+    allMethods = methods
+  }
+
   /// The linted types a value declared as `name` can be: the type itself, its
   /// subclasses, and every type conforming to it (directly or through parents).
-  mutating func compatibleTypes(with name: String) -> Set<String> {
-    if let cached = compatibleCache[name] { return cached }
-    var result: Set<String> = []
-    if types[name] != nil { result.insert(name) }
-    for typeName in types.keys where typeName != name && supertypes(of: typeName).contains(name) {
-      result.insert(typeName)
-    }
-    compatibleCache[name] = result
-    return result
+  func compatibleTypes(with name: String) -> Set<String> {
+    compatibleCache[name] ?? []
   }
 
   /// Whether `self` in `typeName` is an object (unknown types are assumed to be).
@@ -81,20 +99,23 @@ struct TypeIndex {
     return types[typeName]?.isReferenceType ?? true
   }
 
-  /// The functions a call `name(labels…)` can reach, preferring those of `receiverType`.
+  /// The functions a call `name(labels…)` can reach, preferring those of
+  /// `receiverType`. With no known receiver, a name declared too often to
+  /// guess (`init`, `append`) reaches nothing.
   func candidates(name: String, labels: [String?], trailingLabels: [String?], receiverType: String?) -> [Int]
   {
-    let all = (functionsByName[name] ?? []).filter {
+    let all = functionsByName[name] ?? []
+    func matches(_ function: Int) -> Bool {
       ArgumentMatcher.match(
-        parameters: functions[$0].parameters, labels: labels, trailingLabels: trailingLabels)
+        parameters: functions[function].parameters, labels: labels, trailingLabels: trailingLabels)
         != nil
     }
     if let receiverType {
       let owners = Set(supertypes(of: receiverType))
-      let own = all.filter { functions[$0].owner.map(owners.contains) ?? false }
-      if !own.isEmpty { return own }
-      if types[receiverType] != nil { return [] }
+      let own = all.filter { functions[$0].owner.map(owners.contains) ?? false }.filter(matches)
+      if !own.isEmpty || types[receiverType] != nil { return own }
     }
-    return all
+    guard all.count <= 16 else { return [] }
+    return all.filter(matches)
   }
 }

@@ -1,10 +1,24 @@
 /// What every rule reads: the index, the walked facts, their resolution, and
 /// the file names for findings.
 struct RuleContext {
-  var index: TypeIndex
+  let index: TypeIndex
   let facts: LintFacts
   let resolution: Resolution
   let files: [String]
+  /// The units of each type, for teardown searches.
+  let unitsByType: [String: [Int]]
+
+  init(index: TypeIndex, facts: LintFacts, resolution: Resolution, files: [String]) {
+    self.index = index
+    self.facts = facts
+    self.resolution = resolution
+    self.files = files
+    var units: [String: [Int]] = [:]
+    for unit in index.units {
+      if let typeName = unit.typeName { units[typeName, default: []].append(unit.id) }
+    }
+    unitsByType = units
+  }
 
   func finding(
     _ rule: LintRule, at position: SourcePosition, _ message: String, fix: String? = nil
@@ -19,13 +33,15 @@ struct RuleContext {
   /// function must be one that runs: an override, public, an accessor, or
   /// called somewhere in the linted code (a `breakCycleForTesting()` only
   /// tests call does not end a leak in the app).
-  mutating func hasTeardown(_ names: Set<String>, typeName: String?, excluding unit: Int) -> Bool {
+  func hasTeardown(_ names: Set<String>, typeName: String?, excluding unit: Int) -> Bool {
     guard let typeName else { return false }
     let related = Set(index.supertypes(of: typeName)).union(index.compatibleTypes(with: typeName))
-    return index.units.contains { candidate in
-      candidate.id != unit && candidate.kind != .deinitializer
-        && candidate.typeName.map(related.contains) == true && runs(candidate)
-        && !(facts.teardowns[candidate.id] ?? []).isDisjoint(with: names)
+    return related.contains { relatedType in
+      (unitsByType[relatedType] ?? []).contains { candidateID in
+        let candidate = index.units[candidateID]
+        return candidate.id != unit && candidate.kind != .deinitializer && runs(candidate)
+          && !(facts.teardowns[candidate.id] ?? []).isDisjoint(with: names)
+      }
     }
   }
 
