@@ -6,7 +6,7 @@ SWIFT ?= swift
 BUILD_FLAGS ?=
 LINT_PATHS := Package.swift Sources Tests Scenarios
 
-.PHONY: run test oracle lint format bench deps build clean
+.PHONY: run test oracle lint format bench lint-bench-tree deps build clean
 
 ## run: build and start the leaklab terminal app
 run: deps
@@ -43,9 +43,23 @@ format:
 
 ## bench: release-build benchmarks; prints tables with medians and ratios
 ## (one process per section: a section's heap and threads don't slow the next)
-bench: deps
+bench: deps lint-bench-tree
 	$(SWIFT) run -c release LeakLabBenchmarks detector
 	$(SWIFT) run -c release LeakLabBenchmarks retaingraph
+	$(SWIFT) run -c release LeakLabBenchmarks lint $(LINT_BENCH_TREE)
+
+# The lint benchmark's tree: the sources of Swift packages this machine carries
+# as bare git repositories, extracted (read-only use, never committed) under .build.
+LINT_BENCH_TREE := .build/lint-bench-tree
+LINT_BENCH_PACKAGES := apple/swift-nio apple/swift-collections vapor/vapor apple/swift-argument-parser \
+	hummingbird-project/hummingbird
+lint-bench-tree:
+	@for package in $(LINT_BENCH_PACKAGES); do \
+	  repo=/opt/swift-packages/$$package.git; target=$(LINT_BENCH_TREE)/$$(basename $$package); \
+	  if [ ! -d $$repo ]; then echo "lint benchmark: $$repo not found, skipped"; continue; fi; \
+	  if [ ! -d $$target ]; then mkdir -p $$target && \
+	    git -C $$repo archive $$(git -C $$repo tag | sort -V | tail -1) | tar -x -C $$target; fi; \
+	done
 
 build: deps
 	$(SWIFT) build $(BUILD_FLAGS)

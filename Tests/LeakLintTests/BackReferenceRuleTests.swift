@@ -99,4 +99,33 @@ import Testing
       }
       """)
   }
+
+  @Test func aBackReferenceClearedByHandIsNotFlagged() {
+    expectFindings(
+      """
+      protocol Handler: AnyObject {}
+      final class Context {
+        let handler: Handler
+        init(handler: Handler) { self.handler = handler }
+      }
+      final class EchoHandler: Handler {
+        var context: Context?
+        func handlerAdded(context: Context) { self.context = context }
+        func handlerRemoved(context: Context) { self.context = nil }
+      }
+      """)
+  }
+
+  @Test func typesOfTheSameNameNestedInDifferentTypesAreNotMerged() {
+    expectFindings(
+      """
+      enum Tree {
+        final class Storage { var children: [Node] = [] }
+        final class Node { var storage: Storage? }
+      }
+      enum Cache {
+        final class Storage {}
+      }
+      """)
+  }
 }

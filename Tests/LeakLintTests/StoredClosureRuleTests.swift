@@ -220,4 +220,26 @@ import Testing
       final class Label { var text = "" }
       """)
   }
+
+  @Test func aCallbackKeptOnlyUntilItFiresIsNotFlagged() {
+    expectFindings(
+      """
+      final class Future {
+        private var callbacks: [() -> Void] = []
+        private var value: Int?
+        func whenComplete(_ callback: @escaping () -> Void) {
+          callbacks.append(callback)
+        }
+        func succeed(_ value: Int) {
+          self.value = value
+          let pending = callbacks
+          callbacks = []
+          pending.forEach { $0() }
+        }
+        func chain() {
+          whenComplete { print(self.value ?? 0) }
+        }
+      }
+      """)
+  }
 }

@@ -49,7 +49,7 @@ extension BodyWalker {
       for parameter in clause.parameters { bindLocal((parameter.secondName ?? parameter.firstName).text) }
     case nil: break
     }
-    activeClosures.append((closure, scopes.depth))
+    activeClosures.append(ActiveClosure(closure: closure, depth: scopes.depth))
     return .visitChildren
   }
 
@@ -154,7 +154,7 @@ extension BodyWalker {
       facts.sinks.append(
         Sink(
           owner: owner, carried: [.object(.local(root))], position: position(call),
-          path: base.trimmedDescription,
+          path: PathText(base),
           unit: unit.id, via: member.declName.baseName.text))
     }
     // `let button = self.retryButton`: the local is an object self owns.
@@ -162,7 +162,7 @@ extension BodyWalker {
       facts.sinks.append(
         Sink(
           owner: .selfObject, carried: [.object(.local(root))], position: position(value),
-          path: value.trimmedDescription, unit: unit.id, property: path.property))
+          path: PathText(value), unit: unit.id, property: path.property))
     }
     return binding
   }

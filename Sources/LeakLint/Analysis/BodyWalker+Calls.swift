@@ -46,13 +46,17 @@ extension BodyWalker {
 
     var flow = CallFlow(
       unit: unit.id, name: name, labels: labels, trailingLabels: trailingLabels, arguments: arguments,
-      receiverPath: receiver?.trimmedDescription ?? "self", isInitializer: isInitializer,
+      receiverPath: receiver.map { PathText($0) } ?? PathText("self"), isInitializer: isInitializer,
       position: position(call), known: known)
     if let receiver {
       let path = pathInfo(receiver)
       flow.receiverOwner = path?.root
       flow.receiverType = path?.typeName
       flow.receiverIsCollection = path?.isCollection ?? false
+      if path?.root == .selfObject { flow.receiverProperty = path?.property }
+      if let property = flow.receiverProperty, KnownAPI.drainingCalls.contains(name) {
+        drained(property)
+      }
       if case .local(let id) = path?.root, !parameterRoots.contains(id) { flow.receiverIsLocalValue = true }
     } else if !isInitializer, index.hasMethod(name, in: unit.typeName), scopes.lookup("self") != nil {
       flow.receiverOwner = .selfObject
@@ -92,7 +96,7 @@ extension BodyWalker {
         facts.sinks.append(
           Sink(
             owner: path?.root, carried: carried(receiver), position: position(call),
-            path: target.trimmedDescription,
+            path: PathText(target),
             unit: unit.id, property: path?.root == .selfObject ? path?.property : nil, via: "store(in:)"))
       }
     case .root(let kind):
@@ -117,6 +121,14 @@ extension BodyWalker {
     facts.calls.append(flow)
     callByNode[call.id] = facts.calls.count - 1
     return facts.calls.count - 1
+  }
+
+  /// Records that `property` of self is emptied here (never counts in `deinit`,
+  /// nor in an initializer, where it is only being set up).
+  func drained(_ property: String) {
+    guard unit.kind != .deinitializer, unit.kind != .initializer, let typeName = unit.typeName else { return }
+    facts.drainedProperties.insert(typeName + "." + property)
+    facts.teardowns[unit.id, default: []].insert("nil:" + property)
   }
 
   private func tagClosures(in arguments: [[Carried]], _ tag: ClosureInfo.Tag) {

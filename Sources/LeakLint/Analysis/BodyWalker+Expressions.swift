@@ -163,6 +163,19 @@ extension BodyWalker {
 
   // MARK: Assignments
 
+  /// `nil`, `[]`, `[:]`, `List()`: what a property is emptied (or reset) with.
+  static func isEmptyValue(_ value: ExprSyntax) -> Bool {
+    if value.is(NilLiteralExprSyntax.self) { return true }
+    if let call = value.as(FunctionCallExprSyntax.self), call.arguments.isEmpty, call.trailingClosure == nil,
+      call.calledExpression.as(DeclReferenceExprSyntax.self)?.baseName.text.first?.isUppercase == true
+    {
+      return true
+    }
+    if let array = value.as(ArrayExprSyntax.self) { return array.elements.isEmpty }
+    if let dictionary = value.as(DictionaryExprSyntax.self), case .colon = dictionary.content { return true }
+    return false
+  }
+
   func enter(_ node: SequenceExprSyntax) -> SyntaxVisitorContinueKind {
     let elements = Array(node.elements)
     guard elements.count >= 3 else { return .visitChildren }
@@ -191,7 +204,7 @@ extension BodyWalker {
       if !target.is(DiscardAssignmentExprSyntax.self) {
         facts.sinks.append(
           Sink(
-            owner: nil, carried: value, position: position(target), path: target.trimmedDescription,
+            owner: nil, carried: value, position: position(target), path: PathText(target),
             unit: unit.id))
       }
       return
@@ -199,8 +212,8 @@ extension BodyWalker {
     let isDirectSelfProperty =
       path.root == .selfObject && path.property != nil && !target.unwrapped.is(SubscriptCallExprSyntax.self)
     if isDirectSelfProperty, let property = path.property {
-      if values.count == 1, values[0].is(NilLiteralExprSyntax.self) {
-        facts.teardowns[unit.id, default: []].insert("nil:" + property)
+      if values.count == 1, Self.isEmptyValue(values[0]) {
+        drained(property)
       }
       if values.count == 1, let call = values[0].unwrapped.as(FunctionCallExprSyntax.self),
         call.calledExpression.as(DeclReferenceExprSyntax.self)?.baseName.text.first?.isUppercase == true,
@@ -211,7 +224,7 @@ extension BodyWalker {
     }
     facts.sinks.append(
       Sink(
-        owner: path.root, carried: value, position: position(target), path: target.trimmedDescription,
+        owner: path.root, carried: value, position: position(target), path: PathText(target),
         unit: unit.id, property: path.root == .selfObject ? path.property : nil))
   }
 }

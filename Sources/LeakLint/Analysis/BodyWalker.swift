@@ -15,7 +15,11 @@ final class BodyWalker: SyntaxVisitor {
   var facts: LintFacts
   let converter: SourceLocationConverter
   var scopes = ScopeStack()
-  var activeClosures: [(closure: Int, depth: Int)] = []
+  struct ActiveClosure {
+    var closure: Int
+    var depth: Int
+  }
+  var activeClosures: [ActiveClosure] = []
   var closureByNode: [SyntaxIdentifier: Int] = [:]
   var callByNode: [SyntaxIdentifier: Int] = [:]
   var pendingBindings: [SyntaxIdentifier: [Binding]] = [:]
@@ -54,7 +58,8 @@ final class BodyWalker: SyntaxVisitor {
     {
       facts.sinks.append(
         Sink(
-          owner: .selfObject, carried: carried(value), position: position(value), path: name, unit: unit.id,
+          owner: .selfObject, carried: carried(value), position: position(value), path: PathText(name),
+          unit: unit.id,
           property: name, via: nil, isLazy: true))
     }
     walk(unit.node)
@@ -88,10 +93,10 @@ final class BodyWalker: SyntaxVisitor {
   /// Records that every closure between the reference and the binding's scope captures it.
   func attribute(_ binding: Binding) {
     guard let root = binding.root else { return }
-    for (closure, depth) in activeClosures where depth > binding.depth {
+    for active in activeClosures where active.depth > binding.depth {
       if binding.isStrong {
-        facts.closures[closure].strongCaptures.insert(root)
-        if binding.isReboundSelf { facts.closures[closure].capturesReboundSelf = true }
+        facts.closures[active.closure].strongCaptures.insert(root)
+        if binding.isReboundSelf { facts.closures[active.closure].capturesReboundSelf = true }
       }
     }
   }

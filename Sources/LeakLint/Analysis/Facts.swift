@@ -1,3 +1,5 @@
+import SwiftSyntax
+
 /// An object a closure can capture and a sink can belong to: the enclosing
 /// instance, or a local variable (or parameter) holding an object.
 enum Root: Hashable {
@@ -41,6 +43,25 @@ struct ClosureInfo {
   var tag: Tag = .none
 }
 
+/// A path as written, turned into text only when a message needs it (making
+/// text from syntax for every assignment and call is most of a walk's cost).
+struct PathText: CustomStringConvertible {
+  private let text: String?
+  private let node: Syntax?
+
+  init(_ text: String) {
+    self.text = text
+    self.node = nil
+  }
+
+  init(_ node: some SyntaxProtocol) {
+    self.text = nil
+    self.node = Syntax(node)
+  }
+
+  var description: String { text ?? node?.trimmedDescription ?? "" }
+}
+
 /// A place where a value is kept: a property, a collection, an object's storage.
 struct Sink {
   /// Whose storage it is; `nil` for a global, a static or a weakly held object.
@@ -48,7 +69,7 @@ struct Sink {
   var carried: [Carried]
   var position: SourcePosition
   /// The path as written: `self.retryButton.action`, `cancellables`.
-  var path: String
+  var path: PathText
   var unit: Int
   /// The first stored property of self on the path, if any.
   var property: String?
@@ -69,7 +90,9 @@ struct CallFlow {
   var receiverIsLocalValue = false
   var receiverType: String?
   var receiverIsCollection = false
-  var receiverPath: String
+  /// The property of self the receiver is, if it is one (`handlers` in `handlers.append(…)`).
+  var receiverProperty: String?
+  var receiverPath: PathText
   var isInitializer: Bool
   var position: SourcePosition
   var known: KnownAPI.Semantics?
@@ -102,6 +125,10 @@ struct LintFacts {
   /// Every name called anywhere (`stop` for `player.stop()`): a teardown in a
   /// function nobody calls does not count.
   var calledNames: Set<String> = []
+  /// Properties (`Type.name`) emptied somewhere other than `deinit` (`= nil`,
+  /// `= []`, `removeAll()`, `removeValue(forKey:)`): what they keep is let go,
+  /// like a future's callbacks once it completes.
+  var drainedProperties: Set<String> = []
   /// Property names assigned `self` on another object (`form.delegate = self`).
   var selfAssignedProperties: Set<String> = []
   /// The type each local root was made as (`let form = PaymentForm()`).

@@ -43,6 +43,12 @@ enum KnownAPI {
     }
   }
 
+  /// Calls that empty a collection, or take elements out of it.
+  static let drainingCalls: Set<String> = [
+    "removeAll", "removeValue", "removeFirst", "removeLast", "popFirst", "popLast", "remove",
+    "removeSubrange",
+  ]
+
   /// Every teardown name the walk records.
   static let teardownCalls: Set<String> = [
     "invalidate", "cancel", "removeObserver", "invalidateAndCancel", "finishTasksAndInvalidate", "removeAll",

@@ -10,7 +10,11 @@ struct Resolution {
   private(set) var storedParameters: [Int: Set<Int>] = [:]
   /// Every sink: the direct ones and those made by calls that keep an argument.
   private(set) var sinks: [Sink] = []
-  private var targetsCache: [Int: [(function: Int, mapping: [Int])]] = [:]
+  private struct Target {
+    var function: Int
+    var mapping: [Int]
+  }
+  private var targetsCache: [Int: [Target]] = [:]
   private var parameterRoots: Set<Int> = []
 
   init(index: TypeIndex, facts: LintFacts, parameterRoots: Set<Int>) {
@@ -24,13 +28,21 @@ struct Resolution {
     for _ in 0..<8 {
       let before = storedParameters
       sinks = facts.sinks + derivedSinks()
-      for sink in sinks where keepsBeyondCall(sink.owner) {
+      for sink in sinks where keepsBeyondCall(sink.owner) && !isDrained(sink) {
         for case .parameter(let function, let position) in expand(sink.carried) {
           storedParameters[function, default: []].insert(position)
         }
       }
       if storedParameters == before { break }
     }
+  }
+
+  /// A sink into a property of self that is emptied elsewhere: kept until then, not for good.
+  private func isDrained(_ sink: Sink) -> Bool {
+    guard sink.owner == .selfObject, let property = sink.property,
+      let typeName = index.units[sink.unit].typeName
+    else { return false }
+    return facts.drainedProperties.contains(typeName + "." + property)
   }
 
   /// A sink whose owner outlives the call: self, a parameter's object, or anything untracked.
@@ -41,7 +53,7 @@ struct Resolution {
     }
   }
 
-  private func targets(of call: CallFlow) -> [(function: Int, mapping: [Int])] {
+  private func targets(of call: CallFlow) -> [Target] {
     let candidates = index.candidates(
       name: call.isInitializer ? "init" : call.name, labels: call.labels, trailingLabels: call.trailingLabels,
       receiverType: call.isInitializer ? call.name : call.receiverType)
@@ -52,7 +64,7 @@ struct Resolution {
           parameters: index.functions[function].parameters, labels: call.labels,
           trailingLabels: call.trailingLabels)
       else { return nil }
-      return (function, mapping)
+      return Target(function: function, mapping: mapping)
     }
   }
 
@@ -95,7 +107,8 @@ struct Resolution {
         result.append(
           Sink(
             owner: call.receiverOwner, carried: call.arguments[argument], position: call.position,
-            path: call.receiverPath, unit: call.unit, property: nil, via: describe(position)))
+            path: call.receiverPath, unit: call.unit, property: call.receiverProperty, via: describe(position)
+          ))
       }
     }
     return result

@@ -49,6 +49,7 @@ final class IndexBuilder: SyntaxVisitor {
   ) {
     let inherited = (inheritance?.inheritedTypes ?? []).flatMap { TypeShape($0.type).names }
     let parameters = Set((generics?.parameters ?? []).map(\.name.text))
+    if kind != .unknown { index.declarationCounts[name, default: 0] += 1 }
     index.update(name) { info in
       if kind != .unknown { info.kind = kind }
       for parent in inherited where !info.inherited.contains(parent) { info.inherited.append(parent) }

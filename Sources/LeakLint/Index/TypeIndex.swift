@@ -8,10 +8,17 @@ struct TypeIndex {
   var types: [String: TypeInfo] = [:]
   var functions: [FunctionInfo] = []
   var functionsByName: [String: [Int]] = [:]
+  /// How many declarations (not extensions) each simple type name has; a name
+  /// declared twice (`Storage` nested in two types) is ambiguous and left out of
+  /// ownership questions.
+  var declarationCounts: [String: Int] = [:]
+  /// Functions by `Owner.name`.
+  var functionsByMember: [String: [Int]] = [:]
   var units: [AnalysisUnit] = []
   private var compatibleCache: [String: Set<String>] = [:]
   private var supertypeLists: [String: [String]] = [:]
   private var allMethods: [String: Set<String>] = [:]
+  private var supertypeSets: [String: Set<String>] = [:]
 
   mutating func type(named name: String) -> TypeInfo {
     types[name] ?? TypeInfo(name: name)
@@ -26,6 +33,9 @@ struct TypeIndex {
   mutating func addFunction(_ function: FunctionInfo) -> Int {
     functions.append(function)
     functionsByName[function.name, default: []].append(functions.count - 1)
+    if let owner = function.owner {
+      functionsByMember[owner + "." + function.name, default: []].append(functions.count - 1)
+    }
     return functions.count - 1
   }
 
@@ -83,6 +93,7 @@ struct TypeIndex {
       methods[typeName] = all
     }
     supertypeLists = lists
+    supertypeSets = lists.mapValues(Set.init)
     compatibleCache = compatible
     allMethods = methods
   }
@@ -90,7 +101,12 @@ struct TypeIndex {
   /// The linted types a value declared as `name` can be: the type itself, its
   /// subclasses, and every type conforming to it (directly or through parents).
   func compatibleTypes(with name: String) -> Set<String> {
-    compatibleCache[name] ?? []
+    isAmbiguous(name) ? [] : compatibleCache[name]?.filter { !isAmbiguous($0) } ?? []
+  }
+
+  /// Declared more than once under this simple name.
+  func isAmbiguous(_ name: String) -> Bool {
+    (declarationCounts[name] ?? 0) > 1
   }
 
   /// Whether `self` in `typeName` is an object (unknown types are assumed to be).
@@ -104,17 +120,17 @@ struct TypeIndex {
   /// guess (`init`, `append`) reaches nothing.
   func candidates(name: String, labels: [String?], trailingLabels: [String?], receiverType: String?) -> [Int]
   {
-    let all = functionsByName[name] ?? []
     func matches(_ function: Int) -> Bool {
       ArgumentMatcher.match(
         parameters: functions[function].parameters, labels: labels, trailingLabels: trailingLabels)
         != nil
     }
     if let receiverType {
-      let owners = Set(supertypes(of: receiverType))
-      let own = all.filter { functions[$0].owner.map(owners.contains) ?? false }.filter(matches)
+      let own = supertypes(of: receiverType).flatMap { functionsByMember[$0 + "." + name] ?? [] }.filter(
+        matches)
       if !own.isEmpty || types[receiverType] != nil { return own }
     }
+    let all = functionsByName[name] ?? []
     guard all.count <= 16 else { return [] }
     return all.filter(matches)
   }

@@ -8,7 +8,7 @@ struct Suppressions {
   private var rulesByLine: [Int: Set<String>] = [:]
 
   init(text: String) {
-    guard text.contains(Self.marker) else { return }
+    guard Self.mentionsMarker(text) else { return }
     for (offset, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
       guard let comment = line.range(of: "//"), let marker = line.range(of: Self.marker),
         comment.lowerBound < marker.lowerBound
@@ -21,6 +21,25 @@ struct Suppressions {
       if line[..<comment.lowerBound].allSatisfy(\.isWhitespace) {
         rulesByLine[lineNumber + 1, default: []].formUnion(rules)
       }
+    }
+  }
+
+  /// A plain byte scan for the marker: most files have none, and this runs on every file.
+  private static func mentionsMarker(_ text: String) -> Bool {
+    let marker = Array(Self.marker.utf8)
+    var text = text
+    return text.withUTF8 { bytes in
+      guard bytes.count >= marker.count else { return false }
+      var index = 0
+      while index <= bytes.count - marker.count {
+        if bytes[index] == marker[0] {
+          var offset = 1
+          while offset < marker.count && bytes[index + offset] == marker[offset] { offset += 1 }
+          if offset == marker.count { return true }
+        }
+        index += 1
+      }
+      return false
     }
   }
 

@@ -84,6 +84,8 @@ enum BackReferenceRule {
       && !property.shape.isCollection && !property.initialValueConstructs && !property.isLazy
       && !property.shape.names.isEmpty
       && !context.facts.constructedProperties.contains(typeName + "." + property.name)
+      // Cleared somewhere (`context = nil` in `handlerRemoved`): the cycle is broken by hand.
+      && !context.facts.drainedProperties.contains(typeName + "." + property.name)
   }
 
   private static func ownershipEdges(_ context: inout RuleContext) -> [String: [Edge]] {
@@ -120,17 +122,26 @@ enum BackReferenceRule {
     return edges
   }
 
-  /// The shortest chain of edges from `start` to one of `goals`, at least one edge long.
+  /// The longest ownership chain back to the holder that is believed: real
+  /// back references close short cycles (screen → form, presenter →
+  /// interactor, parent → children); longer chains through protocol- and
+  /// base-typed properties are artefacts of reading types, not objects.
+  static let maxLength = 3
+
+  /// The shortest chain of edges from `start` to one of `goals`, at least one
+  /// edge and at most ``maxLength`` long.
   private static func shortestPath(
     from start: String, to goals: Set<String>, edges: [String: [Edge]], skipping: String, maxScore: Int
   ) -> [Edge]? {
     var previous: [String: (from: String, edge: Edge)] = [:]
+    var depth: [String: Int] = [:]
     var queue = [start]
     var seen: Set<String> = [start]
     var head = 0
     while head < queue.count {
       let node = queue[head]
       head += 1
+      guard depth[node, default: 0] < maxLength else { continue }
       for edge in edges[node] ?? [] where edge.property != skipping && (edge.score ?? 0) <= maxScore {
         if goals.contains(edge.to) {
           var path = [edge]
@@ -142,6 +153,7 @@ enum BackReferenceRule {
           return path
         }
         if seen.insert(edge.to).inserted {
+          depth[edge.to] = depth[node, default: 0] + 1
           previous[edge.to] = (node, edge)
           queue.append(edge.to)
         }

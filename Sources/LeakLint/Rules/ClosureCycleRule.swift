@@ -35,7 +35,7 @@ enum ClosureCycleRule {
   private static func finding(context: inout RuleContext, closure: ClosureInfo, sink: Sink, cycle: Set<Root>)
     -> LintFinding?
   {
-    let keeper = sink.path == "self" ? "self" : "`\(sink.path)`"
+    let keeper = sink.path.description == "self" ? "self" : "`\(sink.path)`"
     let via = sink.via.map { " (\($0) keeps it)" } ?? ""
     switch closure.tag {
     case .task:
