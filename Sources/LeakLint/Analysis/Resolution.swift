@@ -93,9 +93,13 @@ struct Resolution {
   /// How the call keeps its argument, for messages: `FeedService.run(completion:)`.
   func describe(_ callIndex: Int) -> String {
     let call = facts.calls[callIndex]
+    if let target = (targetsCache[callIndex] ?? []).first {
+      let function = index.functions[target.function]
+      let labels = function.parameters.map { ($0.label ?? "_") + ":" }.joined()
+      return (function.owner.map { $0 + "." } ?? "") + "\(call.name)(\(labels))"
+    }
     let labels = (call.labels + call.trailingLabels).map { ($0 ?? "_") + ":" }.joined()
-    let owner = (targetsCache[callIndex] ?? []).first.flatMap { index.functions[$0.function].owner }
-    return (owner.map { $0 + "." } ?? "") + "\(call.name)(\(labels))"
+    return "\(call.name)(\(labels))"
   }
 
   private func derivedSinks() -> [Sink] {
