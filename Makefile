@@ -4,9 +4,9 @@
 SHELL := /bin/bash
 SWIFT ?= swift
 BUILD_FLAGS ?=
-LINT_PATHS := Package.swift Sources Tests Scenarios
+LINT_PATHS := Package.swift Sources Tools Tests Scenarios
 
-.PHONY: run test oracle lint format bench lint-bench-tree deps build clean
+.PHONY: run test oracle lint format bench lint-bench-tree deps build clean docs-images
 
 ## run: build and start the leaklab terminal app
 run: deps
@@ -31,6 +31,7 @@ test: deps
 ## oracle: check every scenario's verdict against valgrind memcheck (debug build)
 oracle: deps
 	$(SWIFT) build $(BUILD_FLAGS) --product leaklab
+	$(SWIFT) build $(BUILD_FLAGS) --product LeakLabProbe
 	"$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/leaklab" oracle $(ARGS)
 
 ## lint: check formatting with the toolchain's swift-format
@@ -46,7 +47,18 @@ format:
 bench: deps lint-bench-tree
 	$(SWIFT) run -c release LeakLabBenchmarks detector
 	$(SWIFT) run -c release LeakLabBenchmarks retaingraph
+	$(SWIFT) run -c release LeakLabBenchmarks graph
 	$(SWIFT) run -c release LeakLabBenchmarks lint $(LINT_BENCH_TREE)
+
+## docs-images: the pictures the README shows, made from the real program
+## (the DOT `leaklab explain` prints, rendered by Graphviz); a test checks they are current
+DOCS_IMAGES := docs/images
+docs-images: deps
+	$(SWIFT) build $(BUILD_FLAGS) --product leaklab
+	mkdir -p $(DOCS_IMAGES)
+	"$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/leaklab" explain alert-action-capture --format dot \
+		> $(DOCS_IMAGES)/alert-action-capture.dot
+	dot -Tsvg $(DOCS_IMAGES)/alert-action-capture.dot -o $(DOCS_IMAGES)/alert-action-capture.svg
 
 # The lint benchmark's tree: the sources of Swift packages this machine carries
 # as bare git repositories, extracted (read-only use, never committed) under .build.

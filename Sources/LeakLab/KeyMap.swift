@@ -31,9 +31,6 @@ public struct KeyMap: Equatable, Sendable {
     lookup[key]
   }
 
-  /// Every bound key.
-  public var boundKeys: Set<Key> { Set(lookup.keys) }
-
   /// The status bar's hints in `context`: the short key label and the hint, in table order.
   public func statusHints(in context: KeyContext) -> [(keys: String, hint: String)] {
     bindings.compactMap { binding in
@@ -102,8 +99,12 @@ extension KeyMap {
       hint: "overlay", shownIn: [.browsing, .scenario]),
     KeyBinding(
       [.character("e")], .explainKeyPressed,
-      help: "Explain: the full retain path of each leaked instance",
+      help: "Explain: each leaked instance's retain graph, drawn, with the fix",
       hint: "explain", shownIn: [.browsing, .scenario, .explain]),
+    KeyBinding(
+      [(.pageUp, .pageUpPressed), (.pageDown, .pageDownPressed)], label: "PgUp/PgDn",
+      help: "Scroll the explain view when its drawing is taller than the screen",
+      hint: "scroll", shownIn: [.explain]),
     KeyBinding([.character("?")], .helpKeyPressed, help: "Show or hide this help", hint: "help"),
     KeyBinding([.character("q"), .control("c")], .quitKeyPressed, help: "Quit", hint: "quit"),
   ])

@@ -1,4 +1,5 @@
 import Foundation
+import LeakLabTestSupport
 import LeakLint
 import Testing
 
@@ -67,7 +68,7 @@ import Testing
 /// a true (and intended) temporary hold.
 @Suite struct RepositoryLintTests {
   @Test func theLibrariesHaveOnlyTheLiveSchedulersTemporaryHold() throws {
-    let root = ScenarioForm.repositoryRoot.path
+    let root = packageRoot.path
     let report = try Linter().lint(paths: [root + "/Sources"])
     #expect(report.fileCount > 50)
     #expect(report.findings.map(\.rule) == [.delayedDispatch], "\(report.findings.map(\.compilerFormat))")

@@ -1,4 +1,5 @@
 import Foundation
+import LeakLabTestSupport
 import LeakLint
 import Testing
 
@@ -6,7 +7,7 @@ import Testing
 @Suite struct RuleReferenceTests {
   @Test func theReadmeTableNamesEveryRuleWithItsTitleAndSeverity() throws {
     let readme = try String(
-      contentsOf: ScenarioForm.repositoryRoot.appendingPathComponent("Sources/LeakLint/README.md"),
+      contentsOf: packageRoot.appendingPathComponent("Sources/LeakLint/README.md"),
       encoding: .utf8)
     let rows = readme.split(separator: "\n").filter { $0.hasPrefix("| `") }
     #expect(rows.count == LintRule.allCases.count)

@@ -1,4 +1,5 @@
 import Foundation
+import LeakLabTestSupport
 import LeakLint
 import Scenarios
 
@@ -14,14 +15,11 @@ struct ScenarioForm {
   /// Lines of the marked region that belong to this form (`// leaklab:strong` or `weak`).
   let markedLines: Set<Int>
 
-  static let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-    .deletingLastPathComponent().deletingLastPathComponent()
-
   init(_ scenario: Scenario, mode: ScenarioMode) throws {
     self.scenario = scenario
     self.mode = mode
     let name = (scenario.sourceFile as NSString).lastPathComponent
-    let root = Self.repositoryRoot.path
+    let root = packageRoot.path
     guard let relative = try Self.swiftFiles(under: "Scenarios").first(where: { $0.hasSuffix("/" + name) })
     else {
       throw LintError("no source file \(name) for \(scenario.id)")
@@ -47,8 +45,8 @@ struct ScenarioForm {
 
   /// The Swift files under a folder of the repository, relative paths, sorted.
   static func swiftFiles(under folder: String) throws -> [String] {
-    try Linter().swiftFiles(under: [repositoryRoot.path + "/" + folder]).map {
-      String($0.dropFirst(repositoryRoot.path.count + 1))
+    try Linter().swiftFiles(under: [packageRoot.path + "/" + folder]).map {
+      String($0.dropFirst(packageRoot.path.count + 1))
     }
   }
 
@@ -56,7 +54,7 @@ struct ScenarioForm {
   /// would lint a whole app: ScreenKit and LeakClock.
   static func libraryInputs() throws -> [SourceInput] {
     try (swiftFiles(under: "Sources/ScreenKit") + swiftFiles(under: "Sources/LeakClock")).map {
-      SourceInput(path: $0, text: try String(contentsOfFile: repositoryRoot.path + "/" + $0, encoding: .utf8))
+      SourceInput(path: $0, text: try String(contentsOfFile: packageRoot.path + "/" + $0, encoding: .utf8))
     }
   }
 
