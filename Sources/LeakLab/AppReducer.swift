@@ -118,6 +118,7 @@ public enum AppReducer {
     guard let entry = state.selectedEntry else { return [] }
     state.openScenario = OpenScenario(id: entry.id, mode: entry.mode)
     state.runScenarioID = entry.id
+    state.runMode = entry.mode
     state.log(.opened, "\(entry.title) (\(entry.mode.rawValue))")
     return [.open(id: entry.id, mode: entry.mode)]
   }

@@ -43,6 +43,8 @@ public struct AppState: Equatable, Sendable {
   public var retainGraphs: [String: ReferenceGraph]
   /// The scenario of the current run: the one opened last (its fix is shown beside the graphs).
   public var runScenarioID: String?
+  /// The form the current run was opened in (the lint line compares it with the form shown).
+  public var runMode: ScenarioMode?
   /// The size of the terminal the last frame was drawn for: how far the explain view scrolls.
   public var screenSize: Size
   /// A one-line message for the status bar (why a key did nothing); cleared by the next key.
@@ -72,6 +74,7 @@ public struct AppState: Equatable, Sendable {
     explainScroll = 0
     retainGraphs = [:]
     runScenarioID = nil
+    runMode = nil
     screenSize = Size(width: 80, height: 24)
     notice = nil
     now = .zero

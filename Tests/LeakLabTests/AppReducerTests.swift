@@ -13,6 +13,7 @@ import TextGrid
   mutating func openFirstScenario() {
     expect(&state, .openKeyPressed, effects: [.open(id: "sample-closure", mode: .strong)]) {
       $0.runScenarioID = "sample-closure"
+      $0.runMode = .strong
       $0.openScenario = OpenScenario(id: "sample-closure", mode: .strong)
       $0.log = [LogEntry(time: .zero, kind: .opened, text: "Closure capture (strong)")]
     }
@@ -43,6 +44,7 @@ import TextGrid
     }
     expect(&state, .openKeyPressed, effects: [.open(id: "sample-alert", mode: .weak)]) {
       $0.runScenarioID = "sample-alert"
+      $0.runMode = .weak
       $0.notice = nil
       $0.openScenario = OpenScenario(id: "sample-alert", mode: .weak)
       $0.log = [LogEntry(time: .zero, kind: .opened, text: "Alert action capture (weak)")]
@@ -64,6 +66,7 @@ import TextGrid
     expect(&state, .actionKeyPressed(1)) { $0.notice = "Enter opens the selected scenario first" }
     expect(&state, .openKeyPressed, effects: [.open(id: "sample-closure", mode: .strong)]) {
       $0.runScenarioID = "sample-closure"
+      $0.runMode = .strong
       $0.notice = nil
       $0.openScenario = OpenScenario(id: "sample-closure", mode: .strong)
       $0.log = [LogEntry(time: .zero, kind: .opened, text: "Closure capture (strong)")]
@@ -131,6 +134,7 @@ import TextGrid
     #expect(state.log == full)
     expect(&state, .openKeyPressed, effects: [.open(id: "sample-closure", mode: .strong)]) {
       $0.runScenarioID = "sample-closure"
+      $0.runMode = .strong
       $0.openScenario = OpenScenario(id: "sample-closure", mode: .strong)
       $0.log =
         Array(full.dropFirst()) + [LogEntry(time: .zero, kind: .opened, text: "Closure capture (strong)")]
