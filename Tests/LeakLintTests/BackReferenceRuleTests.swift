@@ -116,6 +116,21 @@ import Testing
       """)
   }
 
+  @Test func aBackReferenceTheOwnerClearsIsNotFlagged() {
+    expectFindings(
+      """
+      protocol ParserDelegate: AnyObject {}
+      final class Parser {
+        var delegate: ParserDelegate!
+      }
+      final class Decoder: ParserDelegate {
+        let parser = Parser()
+        func added() { parser.delegate = self }
+        func removed() { self.parser.delegate = nil }
+      }
+      """)
+  }
+
   @Test func typesOfTheSameNameNestedInDifferentTypesAreNotMerged() {
     expectFindings(
       """

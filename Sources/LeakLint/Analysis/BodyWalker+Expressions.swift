@@ -209,6 +209,13 @@ extension BodyWalker {
       }
       return
     }
+    // `self.parser.delegate = nil`: the owner clears the back reference by hand.
+    if values.count == 1, Self.isEmptyValue(values[0]), unit.kind != .deinitializer,
+      unit.kind != .initializer, let member = target.unwrapped.as(MemberAccessExprSyntax.self),
+      let base = member.base, let baseType = pathInfo(base)?.typeName
+    {
+      facts.drainedProperties.insert(baseType + "." + member.declName.baseName.text)
+    }
     let isDirectSelfProperty =
       path.root == .selfObject && path.property != nil && !target.unwrapped.is(SubscriptCallExprSyntax.self)
     if isDirectSelfProperty, let property = path.property {
