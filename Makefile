@@ -6,30 +6,41 @@ SWIFT ?= swift
 BUILD_FLAGS ?=
 LINT_PATHS := Package.swift Sources Tools Tests Scenarios
 
-.PHONY: run test oracle lint format bench lint-bench-tree deps build clean docs-images
+.PHONY: run install test oracle lint format bench lint-bench-tree deps build clean docs-images
 
-## run: build and start the leaklab terminal app
-run: deps
-	$(SWIFT) build $(BUILD_FLAGS) --product leaklab
-	"$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/leaklab" $(ARGS)
+## run: build and start the leaklab terminal app (ARGS="check --json" runs a command;
+## its output is the only thing on stdout, so it can be piped)
+run:
+	@./.ci/install-deps app
+	@$(SWIFT) build $(BUILD_FLAGS) --product leaklab >&2
+	@"$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/leaklab" $(ARGS)
 
-# Step scripts run through the real app in tmux by `make test` (real time:
-# the ones without long waits); all of them also run headless.
-TERMINAL_SCRIPTS := Scenarios/Scripts/closure-capture.strong.leaklab \
-	Scenarios/Scripts/closure-capture.weak.leaklab \
-	Scenarios/Scripts/alert-action-capture.strong.leaklab \
-	Scenarios/Scripts/notification-observer.weak.leaklab
+## install: a release build of leaklab in $(PREFIX)/bin (PREFIX=~/.local by default)
+PREFIX ?= $(HOME)/.local
+install:
+	@./.ci/install-deps app
+	$(SWIFT) build -c release --product leaklab >&2
+	install -d "$(PREFIX)/bin"
+	install -m 755 "$$($(SWIFT) build -c release --show-bin-path)/leaklab" "$(PREFIX)/bin/leaklab"
+	@echo "installed $(PREFIX)/bin/leaklab" >&2
+
+# Every step script runs both headless (manual clock, instant) and through the
+# real app in tmux (real time, side by side: one tmux session per script, up to
+# TERMINAL_JOBS at once), the scripts with a person's timing included.
+SCRIPTS := Scenarios/Scripts/*.leaklab Scenarios/Scripts/human-timing/*.leaklab
+TERMINAL_JOBS ?= 8
 
 ## test: build and run every test (unit, snapshot, end to end), then the step scripts
 test: deps
 	$(SWIFT) build $(BUILD_FLAGS) --build-tests
 	$(SWIFT) test $(BUILD_FLAGS) --skip-build
-	"$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/leaklab" run Scenarios/Scripts/*.leaklab
-	"$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/leaklab" run --terminal $(TERMINAL_SCRIPTS)
+	"$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/leaklab" run $(SCRIPTS)
+	"$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/leaklab" run --terminal --jobs $(TERMINAL_JOBS) $(SCRIPTS)
 	"$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/leaklab" oracle
 
 ## oracle: check every scenario's verdict against valgrind memcheck (debug build)
-oracle: deps
+oracle:
+	@./.ci/install-deps oracle
 	$(SWIFT) build $(BUILD_FLAGS) --product leaklab
 	$(SWIFT) build $(BUILD_FLAGS) --product LeakLabProbe
 	"$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/leaklab" oracle $(ARGS)

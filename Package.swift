@@ -136,7 +136,8 @@ let package = Package(
       path: "Tests/TestSupport"
     ),
     .testTarget(name: "LeakClockTests", dependencies: ["LeakClock"]),
-    .testTarget(name: "LeakDetectorTests", dependencies: ["LeakDetector", "LeakClock"]),
+    .testTarget(
+      name: "LeakDetectorTests", dependencies: ["LeakDetector", "LeakClock", "LeakLabTestSupport"]),
     .testTarget(name: "RetainGraphTests", dependencies: ["RetainGraph"]),
     .testTarget(
       name: "RetainGraphDrawingTests",
@@ -177,7 +178,7 @@ let package = Package(
       name: "LeakLabTests",
       dependencies: [
         "LeakLab", "Scenarios", "LeakDetector", "LeakClock", "ScreenKit", "TextGrid", "LeakLabTerminal",
-        "TerminalAutomation", "LeakLabTestSupport", "GraphLayout",
+        "TerminalAutomation", "LeakLabTestSupport", "StepScripts", "GraphLayout",
       ],
       exclude: ["__Snapshots__"]
     ),

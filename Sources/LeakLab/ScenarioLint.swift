@@ -54,7 +54,7 @@ public struct ScenarioLint: Equatable, Sendable {
   }
 
   private func leaked(in state: AppState) -> Bool? {
-    guard state.runScenarioID == scenarioID, state.runMode == mode, state.openScenario == nil,
+    guard state.lastRun == OpenScenario(id: scenarioID, mode: mode), state.openScenario == nil,
       state.report.pendingExpectations == 0
     else { return nil }
     return !state.report.leaks.isEmpty
@@ -63,7 +63,7 @@ public struct ScenarioLint: Equatable, Sendable {
   private func verdict(in state: AppState) -> String {
     if state.openScenario?.id == scenarioID { return "close it to check" }
     guard let leaked = leaked(in: state) else {
-      let ran = state.runScenarioID == scenarioID && state.runMode == mode
+      let ran = state.lastRun == OpenScenario(id: scenarioID, mode: mode)
       return ran ? "checking…" : "open and close it to check"
     }
     let temporary = leaked && state.report.openLeaks.isEmpty ? " (temporary)" : ""
