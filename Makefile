@@ -6,7 +6,7 @@ SWIFT ?= swift
 BUILD_FLAGS ?=
 LINT_PATHS := Package.swift Sources Tools Tests Scenarios
 
-.PHONY: run install test oracle leaks-oracle lint format bench deps build clean docs-images
+.PHONY: run install test oracle leaks-oracle lint format bench lint-bench-tree deps build clean docs-images
 
 ## run: build and start the leaklab terminal app (ARGS="check --json" runs a command;
 ## its output is the only thing on stdout, so it can be piped)
@@ -75,10 +75,11 @@ format:
 
 ## bench: release-build benchmarks; prints tables with medians and ratios
 ## (one process per section: a section's heap and threads don't slow the next)
-bench: deps
+bench: deps lint-bench-tree
 	$(SWIFT) run -c release LeakLabBenchmarks detector
 	$(SWIFT) run -c release LeakLabBenchmarks retaingraph
 	$(SWIFT) run -c release LeakLabBenchmarks graph
+	$(SWIFT) run -c release LeakLabBenchmarks lint $(LINT_BENCH_TREE)
 	$(SWIFT) run -c release LeakLabBenchmarks memoryview
 	$(SWIFT) build -c release --product leaklab
 	$(SWIFT) build -c release --product LiveObjects
@@ -93,6 +94,19 @@ docs-images: deps
 	"$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/leaklab" explain alert-action-capture --format dot \
 		> $(DOCS_IMAGES)/alert-action-capture.dot
 	dot -Tsvg $(DOCS_IMAGES)/alert-action-capture.dot -o $(DOCS_IMAGES)/alert-action-capture.svg
+
+# The lint benchmark's tree: the sources of Swift packages this machine carries
+# as bare git repositories, extracted (read-only use, never committed) under .build.
+LINT_BENCH_TREE := .build/lint-bench-tree
+LINT_BENCH_PACKAGES := apple/swift-nio apple/swift-collections vapor/vapor apple/swift-argument-parser \
+	hummingbird-project/hummingbird
+lint-bench-tree:
+	@for package in $(LINT_BENCH_PACKAGES); do \
+	  repo=/opt/swift-packages/$$package.git; target=$(LINT_BENCH_TREE)/$$(basename $$package); \
+	  if [ ! -d $$repo ]; then echo "lint benchmark: $$repo not found, skipped"; continue; fi; \
+	  if [ ! -d $$target ]; then mkdir -p $$target && \
+	    git -C $$repo archive $$(git -C $$repo tag | sort -V | tail -1) | tar -x -C $$target; fi; \
+	done
 
 build: deps
 	$(SWIFT) build $(BUILD_FLAGS)

@@ -22,10 +22,12 @@ let package = Package(
     .library(name: "MemcheckOracle", targets: ["MemcheckOracle"]),
     .library(name: "GraphLayout", targets: ["GraphLayout"]),
     .library(name: "RetainGraphDrawing", targets: ["RetainGraphDrawing"]),
+    .library(name: "LeakLint", targets: ["LeakLint"]),
     .executable(name: "leaklab", targets: ["leaklab"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1"),
     // A third-party library the leak fixtures leak through (Combine's API on Linux).
     .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
   ],
@@ -75,6 +77,15 @@ let package = Package(
     .target(name: "GraphLayout", dependencies: ["TextGrid"], exclude: ["README.md"]),
     // RetainGraph's explanations as GraphLayout graphs (neither depends on the other).
     .target(name: "RetainGraphDrawing", dependencies: ["RetainGraph", "GraphLayout"]),
+    // The catalogue's leak patterns found statically (swift-syntax only).
+    .target(
+      name: "LeakLint",
+      dependencies: [
+        .product(name: "SwiftSyntax", package: "swift-syntax"),
+        .product(name: "SwiftParser", package: "swift-syntax"),
+      ],
+      exclude: ["README.md"]
+    ),
 
     // MARK: - The app (not products)
 
@@ -109,7 +120,7 @@ let package = Package(
       name: "leaklab",
       dependencies: [
         "LeakLab", "LeakLabTerminal", "TerminalAutomation", "Scenarios", "StepScripts", "TextGrid",
-        "LeakDetector", "LeakClock", "MemcheckOracle", "ProcessLeaks",
+        "LeakDetector", "LeakClock", "MemcheckOracle", "ProcessLeaks", "LeakLint",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
@@ -143,7 +154,10 @@ let package = Package(
     // `make bench`: release-build benchmarks, medians and ratios side by side.
     .executableTarget(
       name: "LeakLabBenchmarks",
-      dependencies: ["LeakClock", "LeakDetector", "RetainGraph", "TextGrid", "GraphLayout", "MemoryView"],
+      dependencies: [
+        "LeakClock", "LeakDetector", "RetainGraph", "TextGrid", "GraphLayout", "LeakLint", "MemoryView",
+        .product(name: "SwiftParser", package: "swift-syntax"),
+      ],
       path: "Tools/LeakLabBenchmarks"
     ),
 
@@ -197,6 +211,9 @@ let package = Package(
       exclude: ["__Snapshots__"]
     ),
     .testTarget(name: "StepScriptsTests", dependencies: ["StepScripts"]),
+    .testTarget(
+      name: "LeakLintTests", dependencies: ["LeakLint", "Scenarios", "LeakLabTestSupport"],
+      exclude: ["Corpus"]),
     .testTarget(
       name: "LeakLabTests",
       dependencies: [

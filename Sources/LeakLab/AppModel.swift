@@ -237,6 +237,8 @@ public final class AppModel {
     var phone: ScreenSnapshot?
     var hasNewEvents: Bool
     var openLeakSecond: Int64?
+    /// Still checking (the code pane's lint line waits for the verdict).
+    var isChecking: Bool
   }
 
   private func fingerprint() -> Fingerprint {
@@ -244,6 +246,7 @@ public final class AppModel {
     return Fingerprint(
       leaks: report.leaks, budgetIssues: report.budgetIssues, phone: harness.window.snapshot(),
       hasNewEvents: !inbox.isEmpty,
-      openLeakSecond: report.openLeaks.isEmpty ? nil : report.time.components.seconds)
+      openLeakSecond: report.openLeaks.isEmpty ? nil : report.time.components.seconds,
+      isChecking: report.pendingExpectations > 0)
   }
 }

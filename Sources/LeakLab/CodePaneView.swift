@@ -3,7 +3,9 @@ import TextGrid
 
 /// The scenario's code in the mode that runs, the lines that differ between
 /// strong and weak marked with `●` (strong in the alert style, weak in the
-/// success style), then the other form's lines marked `○`, dimmed.
+/// success style), then the other form's lines marked `○`, dimmed. The line
+/// `leaklab lint` flags is marked `▶`, and the bottom row (two when one is too
+/// narrow) says what the lint found beside the live verdict (``ScenarioLint``).
 ///
 /// Long lines wrap (continuations indented under their line), so the fix is
 /// never cut. The pane scrolls; until the user scrolls it, it shows the
@@ -36,9 +38,43 @@ enum CodePaneView {
       area, title: "Code · \(mode.rawValue) (\(mode.prose))", style: border(state), titleStyle: .title)
     guard inner.width > 2, inner.height > 0 else { return }
     let content = Self.content(state, width: inner.width)
+    let status = lintStatus(state, entry: entry, mode: mode, width: inner.width, height: inner.height)
+    let code = codeArea(state, inner: inner)
     ScrollView.draw(
-      Grid(lines: content.lines), in: inner, box: area,
-      at: position(state, content: content, viewport: inner.size), on: &grid)
+      Grid(lines: content.lines), in: code, box: area,
+      at: position(state, content: content, viewport: code.size), on: &grid)
+    for (row, line) in status.enumerated() {
+      grid.put(
+        line.0.truncated(toWidth: inner.width), at: Point(x: inner.minX, y: code.maxY + row), style: line.1,
+        maxWidth: inner.width)
+    }
+  }
+
+  /// The part of the pane's inside the code scrolls in: all of it but the lint's rows.
+  static func codeArea(_ state: AppState, inner: Rect) -> Rect {
+    guard let entry = state.shownEntry else { return inner }
+    let mode = state.openScenario?.mode ?? entry.mode
+    let rows = lintStatus(state, entry: entry, mode: mode, width: inner.width, height: inner.height).count
+    return Rect(x: inner.minX, y: inner.minY, width: inner.width, height: inner.height - rows)
+  }
+
+  /// The lint's finding beside the live verdict, for catalogue scenarios: one
+  /// row, or two split at the dash when one is too narrow.
+  static func lintStatus(
+    _ state: AppState, entry: CatalogueEntry, mode: ScenarioMode, width: Int, height: Int
+  )
+    -> [(String, Style)]
+  {
+    guard let lint = ScenarioLint(entry: entry, mode: mode), height > 2 else { return [] }
+    let style: Style =
+      switch lint.isConfirmed(in: state) {
+      case true?: lint.findings.isEmpty ? .success : .alert
+      case false?: .warning
+      case nil: .muted
+      }
+    let text = lint.status(in: state)
+    guard text.count > width, height >= 6 else { return [(text, style)] }
+    return text.components(separatedBy: " — ").enumerated().map { ($0 == 0 ? $1 : "— " + $1, style) }
   }
 
   /// The user's scroll position, or the one that shows the marked lines.
@@ -55,13 +91,15 @@ enum CodePaneView {
     let marked: Style = mode == .strong ? .alert : .success
     var lines: [(String, Style)] = []
     var markedRows: [Int] = []
+    let flagged = ScenarioLint(entry: entry, mode: mode)?.flaggedLines ?? []
     for line in entry.code.lines(for: mode) {
-      let isMarked = line.role != .common
+      let isFlagged = flagged.contains(line.text.trimmingLeadingSpaces)
+      let isMarked = line.role != .common || isFlagged
       let wrapped = wrap(line.text, width: width - 2)
       for (index, part) in wrapped.enumerated() {
         if isMarked { markedRows.append(lines.count) }
-        let gutter = index == 0 && isMarked ? "● " : "  "
-        lines.append((gutter + part, isMarked ? marked : .plain))
+        let gutter = index == 0 && isMarked ? (isFlagged ? "▶ " : "● ") : "  "
+        lines.append((gutter + part, isFlagged ? .alert : isMarked ? marked : .plain))
       }
     }
     let other = entry.code.lines.filter { $0.role.rawValue == mode.toggled.rawValue }

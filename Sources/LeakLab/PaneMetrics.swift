@@ -20,10 +20,11 @@ struct PaneMetrics: Equatable {
       guard inner.width > 2, inner.height > 0 else { return nil }
       let content = CodePaneView.content(state, width: inner.width)
       let size = Size(width: inner.width, height: content.lines.count)
+      let viewport = CodePaneView.codeArea(state, inner: inner).size
       return PaneMetrics(
-        content: size, viewport: inner.size,
-        position: CodePaneView.position(state, content: content, viewport: inner.size)
-          .clamped(content: size, viewport: inner.size))
+        content: size, viewport: viewport,
+        position: CodePaneView.position(state, content: content, viewport: viewport)
+          .clamped(content: size, viewport: viewport))
     case .detector:
       guard let overlay = layout.overlay else { return nil }
       let inner = overlay.inset(by: 1)

@@ -16,7 +16,7 @@ struct LeakLabCommand: ParsableCommand {
     version: LeakLabVersion.current,
     subcommands: [
       App.self, ListCommand.self, CheckCommand.self, Explain.self, Run.self, OracleCommand.self,
-      LeaksCommand.self, LeaksOracleCommand.self,
+      LeaksCommand.self, LeaksOracleCommand.self, LintCommand.self,
     ],
     defaultSubcommand: App.self
   )

@@ -25,7 +25,7 @@ import TextGrid
     app.advance(.seconds(1))
     let lines = render(app.state, size: Size(width: 80, height: 24)).lines
     #expect(ScreenLabelReader.label(in: lines) == "Leaked: AlertController#1, DraftsScreen#1")
-    #expect(lines.contains { $0.contains("│● ") })
+    #expect(lines.contains { $0.contains("│● ") || $0.contains("│▶ ") })
     #expect(lines.contains { $0.contains("↳ retain cycle: AlertController#1") })
     #expect(lines.contains { $0.contains("more ─┘") })
     #expect(lines.last?.contains("? help") == true)

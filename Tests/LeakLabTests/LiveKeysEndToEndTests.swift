@@ -66,10 +66,11 @@ struct LiveKeysEndToEndTests {
   @Test func theWheelScrollsThePaneUnderThePointerAndAClickSelectsAScenario() throws {
     let session = try start()
     defer { session.kill() }
-    // The first scenario's code is scrolled to its marked line, ten lines down.
-    try session.waitFor(text: "─ ↑ 10 ─┘")
+    // The first scenario's code is scrolled to its marked line, eleven lines
+    // down (the pane's last row is the lint's line).
+    try session.waitFor(text: "─ ↑ 11  ↓ 1 more ─┘")
     try session.sendBytes(MouseReport.bytes(button: 64, at: Point(x: 90, y: 8)))
-    try session.waitFor(text: "─ ↑ 7  ↓ 3 more ─┘")
+    try session.waitFor(text: "─ ↑ 8  ↓ 4 more ─┘")
     // Row 6 of the screen is the fifth scenario, Delayed dispatch.
     try session.sendBytes(MouseReport.bytes(button: 0, at: Point(x: 4, y: 5)))
     try session.waitFor(text: "mainQueue.asyncAfter(10 s)")
