@@ -1,6 +1,9 @@
+import Foundation
+import GraphLayout
 import LeakClock
 import LeakDetector
 import RetainGraph
+import RetainGraphDrawing
 import Scenarios
 import ScreenKit
 import TextGrid
@@ -41,9 +44,17 @@ public final class AppModel {
   /// How many runs (opens) there have been.
   public private(set) var runCount = 0
 
+  /// Where `r` writes run reports (the current directory in the app).
+  public let reportDirectory: URL
+  /// Text waiting to be put on the terminal's clipboard (`y`), oldest first;
+  /// the terminal layer takes it with ``takeClipboardRequests()``.
+  public private(set) var clipboardRequests: [String] = []
+
   private let configuration: LeakDetector.Configuration
   private let explainsRetainPaths: Bool
   private let inbox = EventInbox()
+  private let explanationLog = ExplanationLog()
+  private var explainedCount = 0
   private var subscription: LeakSubscription?
   private var lastFingerprint: Fingerprint?
 
@@ -55,21 +66,27 @@ public final class AppModel {
   ///   - keyMap: the key bindings.
   ///   - configuration: the detector's grace delay and checks.
   ///   - explainsRetainPaths: whether detected leaks get their retain path (RetainGraph).
+  ///   - reportDirectory: where `r` writes run reports; the current directory by default.
   public init(
     catalogue: [Scenario] = Catalogue.all, scheduler: any Scheduler = LiveScheduler(),
     keyMap: KeyMap = .standard, configuration: LeakDetector.Configuration = .init(),
-    explainsRetainPaths: Bool = true
+    explainsRetainPaths: Bool = true,
+    reportDirectory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
   ) {
     scenarios = catalogue
+    self.reportDirectory = reportDirectory
     self.scheduler = scheduler
     self.configuration = configuration
     self.explainsRetainPaths = explainsRetainPaths
     state = AppState(catalogue: catalogue.map { CatalogueEntry($0) }, keyMap: keyMap)
     (harness, subscription) = Self.makeHarness(
       scheduler: scheduler, configuration: configuration, explainsRetainPaths: explainsRetainPaths,
-      inbox: inbox)
+      inbox: inbox, explanations: explanationLog)
     refresh()
   }
+
+  /// RetainGraph's explanations of the current run's leaks, in the order they were made.
+  public var explanations: [Explanation] { explanationLog.all }
 
   /// The current run's summary label, read from the detector now (the state's
   /// copy is refreshed on the next action or ``tick()``).
@@ -90,12 +107,35 @@ public final class AppModel {
     refresh()
   }
 
-  /// Looks `key` up in the key map and sends its action; returns the action, or `nil` if unbound.
+  /// Looks `key` up in the key map and sends its action; returns the action,
+  /// or `nil` if unbound. While the filter is typed, text, Enter, Esc and
+  /// Backspace edit it; other keys (↑↓) still act.
   @discardableResult
   public func handle(_ key: Key) -> AppAction? {
-    guard let action = state.keyMap.action(for: key) else { return nil }
+    let action =
+      state.isEditingFilter && !state.isHelpVisible && Self.editsFilter(key)
+      ? .filterTyped(key) : state.keyMap.action(for: key)
+    guard let action else { return nil }
     send(action)
     return action
+  }
+
+  private static func editsFilter(_ key: Key) -> Bool {
+    switch key {
+    case .character, .enter, .escape, .backspace: true
+    default: false
+    }
+  }
+
+  /// Tells the model the terminal's size (before a frame of that size is drawn).
+  public func resize(to size: Size) {
+    if size != state.screenSize { send(.terminalResized(size)) }
+  }
+
+  /// Takes the text waiting for the clipboard.
+  public func takeClipboardRequests() -> [String] {
+    defer { clipboardRequests = [] }
+    return clipboardRequests
   }
 
   /// Called after time passed: refreshes the state when something visible
@@ -109,8 +149,10 @@ public final class AppModel {
   }
 
   /// The frame for a terminal of `size`: ``render(_:size:)`` of the state.
+  /// The size is kept: it says how far the explain view can scroll.
   public func frame(for size: Size) -> Grid {
-    render(state, size: size)
+    resize(to: size)
+    return render(state, size: size)
   }
 
   // MARK: The world
@@ -120,36 +162,46 @@ public final class AppModel {
     case .open(let id, let mode):
       guard let scenario = scenarios.first(where: { $0.id == id }) else { return [.scenarioClosed] }
       if let subscription { harness.detector.unsubscribe(subscription) }
+      explanationLog.removeAll()
       (harness, subscription) = Self.makeHarness(
         scheduler: scheduler, configuration: configuration, explainsRetainPaths: explainsRetainPaths,
-        inbox: inbox)
+        inbox: inbox, explanations: explanationLog)
       runCount += 1
       harness.open(scenario, mode: mode)
     case .goBack:
-      harness.window.goBack()
-      let stillShown = harness.openScreen.map { $0.parent != nil || $0.presentingScreen != nil } ?? false
-      if harness.openScenario != nil, !stillShown {
-        harness.close()
-        return [.scenarioClosed]
-      }
+      if harness.goBack() == .closed { return [.scenarioClosed] }
     case .runAction(let index):
       harness.runAction(at: index)
     case .tapAlertAction(let index):
-      if let title = harness.window.topAlert?.actions[safe: index]?.title {
-        harness.window.tapAlertAction(titled: title)
+      harness.tapAlertAction(at: index)
+    case .copyToClipboard(let text):
+      clipboardRequests.append(text)
+    case .writeReport:
+      let report = RunReport(state: state)
+      let url = reportDirectory.appendingPathComponent(report.fileName(run: runCount))
+      // Relative to the current directory when it is there: short enough for an 80-column status bar.
+      let inCurrentDirectory =
+        reportDirectory.standardizedFileURL.path == FileManager.default.currentDirectoryPath
+      let shown = inCurrentDirectory ? "./" + url.lastPathComponent : url.path
+      do {
+        try report.json().write(to: url, options: .atomic)
+        return [.reportWritten(path: shown, error: nil)]
+      } catch {
+        return [.reportWritten(path: shown, error: "\(error.localizedDescription)")]
       }
     }
     return []
   }
 
-  /// A fresh harness whose detector posts its events to `inbox` and explains retain paths.
+  /// A fresh harness whose detector posts its events to `inbox` and explains
+  /// retain paths, keeping each explanation in `explanations`.
   private static func makeHarness(
     scheduler: any Scheduler, configuration: LeakDetector.Configuration, explainsRetainPaths: Bool,
-    inbox: EventInbox
+    inbox: EventInbox, explanations: ExplanationLog
   ) -> (ScenarioHarness, LeakSubscription) {
     let harness = ScenarioHarness(scheduler: scheduler, configuration: configuration)
     let detector = harness.detector
-    if explainsRetainPaths { harness.explainRetainPaths() }
+    if explainsRetainPaths { harness.explainRetainPaths(observe: explanations.append) }
     let subscription = detector.subscribe { event in inbox.post(event) }
     return (harness, subscription)
   }
@@ -159,11 +211,23 @@ public final class AppModel {
     state.now = scheduler.now
     state.phone = harness.window.snapshot()
     state.report = harness.detector.report
-    for entry in LogEntry.entries(for: inbox.drain()) {
-      state.log.append(entry)
+    if explanationLog.count != explainedCount {
+      state.retainGraphs = Self.graphs(of: explanationLog.all)
+      explainedCount = explanationLog.count
     }
-    if state.log.count > AppState.logLimit { state.log.removeFirst(state.log.count - AppState.logLimit) }
+    let events = inbox.drain()
+    state.appendToLog(LogEntry.entries(for: events))
+    if let check = events.compactMap(RunCheck.init).last { state.lastCheck = check }
     lastFingerprint = fingerprint()
+  }
+
+  /// Each explained leak's graph, by name: its own path and the leaks it hangs off.
+  private static func graphs(of explanations: [Explanation]) -> [String: ReferenceGraph] {
+    var graphs: [String: ReferenceGraph] = [:]
+    for (index, explanation) in explanations.enumerated() {
+      graphs[explanation.object.name] = ReferenceGraph(explanations: explanations, focusingOn: index)
+    }
+    return graphs
   }
 
   /// What a redraw depends on besides keys.
@@ -173,6 +237,8 @@ public final class AppModel {
     var phone: ScreenSnapshot?
     var hasNewEvents: Bool
     var openLeakSecond: Int64?
+    /// Still checking (the code pane's lint line waits for the verdict).
+    var isChecking: Bool
   }
 
   private func fingerprint() -> Fingerprint {
@@ -180,19 +246,7 @@ public final class AppModel {
     return Fingerprint(
       leaks: report.leaks, budgetIssues: report.budgetIssues, phone: harness.window.snapshot(),
       hasNewEvents: !inbox.isEmpty,
-      openLeakSecond: report.openLeaks.isEmpty ? nil : report.time.components.seconds)
+      openLeakSecond: report.openLeaks.isEmpty ? nil : report.time.components.seconds,
+      isChecking: report.pendingExpectations > 0)
   }
-}
-
-extension Array {
-  fileprivate subscript(safe index: Int) -> Element? {
-    indices.contains(index) ? self[index] : nil
-  }
-}
-
-extension AppModel {
-  /// `AppModel.State`, for code that reads like The Composable Architecture.
-  public typealias State = AppState
-  /// `AppModel.Action`, for code that reads like The Composable Architecture.
-  public typealias Action = AppAction
 }

@@ -1,75 +1,115 @@
+import GraphLayout
 import LeakDetector
 import TextGrid
 
-/// The explain view (`e`): one leaked instance at a time (↑/↓ for the
-/// others) with its status, when it was closed and detected, what is alive
-/// inside it, and its whole retain path, one reference a line.
+/// The explain view (`e`): one leaked instance at a time (Tab for the
+/// others) with its status, its retain graph drawn as boxes and arrows — the
+/// culprit edge heavy and red — and the catalogue's fix beside it (above it
+/// below 100 columns); ``ExplainContent`` lays it out.
+///
+/// It scrolls (↑↓, PgUp/PgDn, g/G, and ←→ when wider than the box) on the
+/// same ``ScrollView`` as every pane: the box's bottom border says how much is
+/// cut off, and the last line inside the box lists the keys.
 ///
 /// ```
-/// ┌─ Why is it alive? ─────────────────────────────┐
-/// │1 of 1: ClosureScreen#1                          │
-/// │open  alive 4 s · closed at 2.0 s, detected 3.0 s│
-/// │                                                 │
-/// │retain cycle: ClosureScreen#1                    │
-/// │  → onLoad: closure in ClosureScreen.load()      │
-/// │  → captures ClosureScreen#1 (strong)            │
+/// ┌─ Why is it alive? ───────────────────────────────────────────────────────────┐
+/// │ 1 of 1: CheckoutScreen#1                                                     │
+/// │ open  alive 1 s · closed at 0.0 s, detected at 1.0 s                         │
+/// │                                                                              │
+/// │ Fix: Declare the delegate `weak var delegate: (any PaymentFormDelegate)?`.   │
+/// │                                                                              │
+/// │ ┌───────── leaked ─┐                                                         │
+/// │ │ CheckoutScreen#1 │◀━━━━━━━━━━━┓                                            │
+/// │ └─┬────────────────┘            ┃                                            │
+/// │   │ rootView (strong)           ┃                                            │
+/// │ ┌─▼──────┐                      ┃                                            │
+/// │ │ View#1 │                      ┃                                            │
+/// │ └─┬──────┘                      ┃                                            │
+/// │   │ subviews[1] (strong)        ┃                                            │
+/// │ ┌─▼───────────────────────────┐ ┃                                            │
+/// │ │ StrongDelegatePaymentForm#1 │ ┃                                            │
+/// │ └─┰───────────────────────────┘ ┃                                            │
+/// │   ┃ delegate (strong)           ┃                                            │
+/// │   ┗━━━━━━━━━━━━━━━━━━━━━━━━━━━━━┛                                            │
+/// │                                                                              │
+/// │ ↑↓ PgUp PgDn scroll · y copies the path · Esc or e closes                    │
+/// └───────────────────────────────────────────────────────────── ↓ 3 more ───────┘
 /// ```
 enum ExplainView {
-  static func draw(_ state: AppState, in area: Rect, on grid: inout Grid) {
-    let width = min(area.width - 2, 100)
-    let textWidth = max(1, width - 4)
-    let lines = content(state, width: textWidth)
-    let box = area.centered(Size(width: width, height: min(area.height, lines.count + 2)))
-    grid.fill(box.width >= area.width - 4 ? area : box.inset(by: -1).intersection(area))
-    let inner = grid.drawBox(box, title: "Why is it alive?", style: .title, titleStyle: .title)
-      .inset(left: 1, right: 1)
-    var shown = lines
-    if shown.count > inner.height, inner.height > 0 {
-      shown = Array(shown.prefix(inner.height - 1)) + [lines[lines.count - 1]]
-    }
-    grid.putLines(shown.map { ($0.0.truncated(toWidth: inner.width), $0.1) }, in: inner)
+  /// Where the view's parts go in `area` (the screen above the status bar).
+  struct Frame {
+    var box: Rect
+    var viewport: Rect
+    var footer: Rect
   }
 
-  private static func content(_ state: AppState, width: Int) -> [(String, Style)] {
+  /// The box fills `area` when its content needs the room, else it is as tall as the content.
+  static func frame(_ state: AppState, in area: Rect) -> Frame {
+    let width = min(area.width, 200)
+    let contentHeight = content(state, width: max(1, width - 4), room: max(1, area.height - 4)).height
+    let box = area.centered(Size(width: width, height: min(area.height, contentHeight + 4)))
+    let inner = box.inset(by: 1).inset(left: 1, right: 1)
+    let (footer, rest) = inner.divided(atDistance: min(1, inner.height), from: .bottom)
+    // A blank row between the content and the keys, when there is room.
+    let viewport = rest.height > 2 ? rest.inset(bottom: 1) : rest
+    return Frame(box: box, viewport: viewport, footer: footer)
+  }
+
+  static func draw(_ state: AppState, in area: Rect, on grid: inout Grid) {
+    let frame = frame(state, in: area)
+    grid.fill(frame.box.width >= area.width - 4 ? area : frame.box.inset(by: -1).intersection(area))
+    grid.drawBox(frame.box, title: "Why is it alive?", style: .title, titleStyle: .title)
+    let content = content(state, width: frame.viewport.width, room: frame.viewport.height)
+    ScrollView.draw(content, in: frame.viewport, box: frame.box, at: state.explainScroll, on: &grid)
+    grid.put(footer(state), at: frame.footer.origin, style: .muted, maxWidth: frame.footer.width)
+  }
+
+  /// The keys line: `Tab other leak · ↑↓ PgUp PgDn scroll · y copies the path · Esc or e closes`.
+  static func footer(_ state: AppState) -> String {
+    var parts: [String] = []
+    if state.report.leaks.count > 1, !state.isSelectionAnotherScenario { parts.append("Tab other leak") }
+    parts.append("↑↓ PgUp PgDn scroll")
+    if state.explainedLeakIndex.map(state.report.leaks.indices.contains) == true {
+      parts.append("y copies the path")
+    }
+    parts.append("Esc or e closes")
+    return parts.joined(separator: " · ")
+  }
+
+  /// Everything the view shows at `width` columns; `room` is the height on
+  /// screen, which decides whether a cycle can be drawn in one row.
+  static func content(_ state: AppState, width: Int, room: Int) -> Grid {
     let report = state.report
-    let footer = ("↑↓ other leak · Esc or e closes", Style.muted)
+    if state.isSelectionAnotherScenario, let selected = state.selectedEntry, let run = state.lastRunEntry {
+      return Grid(
+        lines: wrapped(
+          [
+            ("\(selected.title) has not run yet.", .title),
+            ("Enter opens it; close it (Esc) and its leaks can be explained here.", .plain),
+            ("The overlay still shows the last run: \(run.title). Select it to explain that run.", .muted),
+          ], width: width))
+    }
     guard let index = state.explainedLeakIndex, report.leaks.indices.contains(index) else {
-      return [
-        ("Nothing has leaked in this run.", .title),
-        ("Open a scenario in strong form, tap its actions and close it (Esc).", .plain),
-        ("", .plain), footer,
-      ]
+      let run = state.lastRunEntry.map { " (\($0.title))" } ?? ""
+      return Grid(
+        lines: wrapped(
+          [
+            ("Nothing has leaked in this run\(run).", .title),
+            ("Open a scenario in strong form, tap its actions and close it (Esc).", .plain),
+          ], width: width))
     }
     let leak = report.leaks[index]
-    var lines: [(String, Style)] = [
-      ("\(index + 1) of \(report.leaks.count): \(leak.name)", .title),
-      (
-        OverlayView.status(of: leak, at: report.time) + " · closed at \(TimeFormat.tenths(leak.expectedAt))"
-          + ", detected at \(TimeFormat.tenths(leak.detectedAt))", leak.isOpen ? .alert : .success
-      ),
-      ("", .plain),
-    ]
-    if let path = leak.retainPath {
-      let steps = path.split(separator: " → ", omittingEmptySubsequences: false).map(String.init)
-      for (number, step) in steps.enumerated() {
-        let prefix = number == 0 ? "" : "  → "
-        let wrapped = TextWrapping.words(step, width: max(1, width - prefix.count))
-        for (part, text) in wrapped.enumerated() {
-          let lead = part == 0 ? prefix : String(repeating: " ", count: prefix.count + 2)
-          lines.append((lead + text, .plain))
-        }
-      }
-    } else {
-      lines.append(("No retain path was found for it.", .muted))
+    let entry = state.lastRunEntry
+    return ExplainContent(
+      leak: leak, number: index + 1, count: report.leaks.count, now: report.time,
+      graph: state.retainGraphs[leak.name], fix: entry?.fix, whyItLeaks: entry?.whyItLeaks
+    ).grid(width: width, height: room)
+  }
+
+  /// Each line word-wrapped to `width`; lines that fit stay as they are.
+  private static func wrapped(_ lines: [(String, Style)], width: Int) -> [(String, Style)] {
+    lines.flatMap { line in
+      line.0.displayWidth <= width ? [line] : TextWrapping.words(line.0, width: width).map { ($0, line.1) }
     }
-    if !leak.folded.isEmpty {
-      lines.append(("", .plain))
-      lines += TextWrapping.list(
-        "Also alive inside it: " + leak.folded.joined(separator: ", "), separator: ", ", width: width
-      ).map { ($0, .muted) }
-    }
-    lines.append(("", .plain))
-    lines.append(footer)
-    return lines
   }
 }

@@ -13,7 +13,7 @@ import TextGrid
 /// let result = try StepRunner.run(script, on: driver)
 /// ```
 @MainActor
-public final class HeadlessStepDriver: StepDriver {
+public final class HeadlessStepDriver: @MainActor StepDriver {
   /// The app, as the terminal would show it.
   public let model: AppModel
   /// The clock `wait` advances.
@@ -24,6 +24,7 @@ public final class HeadlessStepDriver: StepDriver {
     let scheduler = ManualScheduler()
     self.scheduler = scheduler
     model = AppModel(catalogue: catalogue, scheduler: scheduler)
+    model.resize(to: Self.screenSize)
   }
 
   public func perform(_ command: StepCommand) throws(StepDriverError) {
@@ -43,7 +44,7 @@ public final class HeadlessStepDriver: StepDriver {
       }
       model.send(.scenarioSelected(id: id))
     case .mode(let mode):
-      model.send(.modeSet(mode == .strong ? .strong : .weak))
+      model.send(.modeSet(ScenarioMode(mode)))
     case .open:
       model.send(.openKeyPressed)
     case .action(let number):
@@ -62,7 +63,7 @@ public final class HeadlessStepDriver: StepDriver {
     case .close:
       model.send(.closeKeyPressed)
     case .key(let key):
-      model.handle(Self.key(key))
+      model.handle(key)
     case .wait(let duration):
       scheduler.advance(by: duration)
       model.tick()
@@ -71,22 +72,23 @@ public final class HeadlessStepDriver: StepDriver {
     }
   }
 
+  /// The label read off the rendered screen by the reader the terminal driver
+  /// uses, so a step that hides the overlay fails the same way in both.
   public func readLabel() throws(StepDriverError) -> String {
-    model.state.report.summaryLabel
+    let screen = render(model.state, size: Self.screenSize).lines
+    guard let label = ScreenLabelReader.label(in: screen) else {
+      throw .failure("the detector overlay is not on screen")
+    }
+    return label
   }
+}
 
-  static func key(_ key: StepKey) -> Key {
-    switch key {
-    case .character(let character): .character(character)
-    case .up: .up
-    case .down: .down
-    case .left: .left
-    case .right: .right
-    case .enter: .enter
-    case .escape: .escape
-    case .backspace: .backspace
-    case .tab: .tab
-    case .space: .character(" ")
+extension ScenarioMode {
+  /// The mode a script's `mode strong` / `mode weak` names.
+  init(_ mode: StepMode) {
+    switch mode {
+    case .strong: self = .strong
+    case .weak: self = .weak
     }
   }
 }

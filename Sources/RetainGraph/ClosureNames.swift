@@ -11,7 +11,7 @@ import Synchronization
 /// holds the function (``rm_symbolName``), then demangled by the runtime and
 /// shortened to what a developer would write. Without a symbol table (a
 /// stripped binary) the name is plain `closure`.
-enum ClosureNames {
+package enum ClosureNames {
   private static let cache = Mutex<[UInt: String]>([:])
 
   /// The display name of the closure whose function is at `function`.
@@ -37,7 +37,7 @@ enum ClosureNames {
   /// becomes `closure in AlertScreen.showAlert()`; a method used as a
   /// closure (`App.Screen.handle(response: Swift.Int) -> ()`) becomes
   /// `Screen.handle(response:)`.
-  static func simplify(_ demangled: String) -> String {
+  package static func simplify(_ demangled: String) -> String {
     var text = Substring(TypeNames.removingDiscriminators(demangled))
     for prefix in ["partial apply forwarder for ", "reabstraction thunk helper from ", "thunk for "]
     where text.hasPrefix(prefix) {

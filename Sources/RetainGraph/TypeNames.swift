@@ -1,8 +1,8 @@
 /// Turns fully qualified demangled names into the names a developer writes.
-enum TypeNames {
+package enum TypeNames {
   /// Removes module prefixes, `(extension in M):` qualifiers and private
   /// discriminators: `App.(Screen in _1A2B).load()` becomes `Screen.load()`.
-  static func unqualified(_ name: String) -> String {
+  package static func unqualified(_ name: String) -> String {
     var text = name
     while let range = text.firstRange(of: "(extension in ") {
       guard let close = text[range.upperBound...].firstRange(of: "):") else { break }

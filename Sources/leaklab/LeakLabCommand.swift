@@ -12,9 +12,11 @@ struct LeakLabCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "leaklab",
     abstract: "Watch retain cycles happen: classic leak scenarios, a leak detector and retain paths.",
+    discussion: App.keysHelp,
     version: LeakLabVersion.current,
     subcommands: [
       App.self, ListCommand.self, CheckCommand.self, Explain.self, Run.self, OracleCommand.self,
+      LeaksCommand.self, LeaksOracleCommand.self, LintCommand.self,
     ],
     defaultSubcommand: App.self
   )

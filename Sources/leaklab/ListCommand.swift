@@ -1,5 +1,6 @@
 import ArgumentParser
 import Scenarios
+import TextGrid
 
 /// `leaklab list`: the catalogue's ids and titles.
 struct ListCommand: ParsableCommand {
@@ -11,14 +12,7 @@ struct ListCommand: ParsableCommand {
   func run() {
     let width = Catalogue.all.map(\.id.count).max() ?? 0
     for scenario in Catalogue.all {
-      print(scenario.id.padding(to: width) + "  " + scenario.title)
+      print(scenario.id.padded(toWidth: width) + "  " + scenario.title)
     }
-  }
-}
-
-extension String {
-  /// The string padded with spaces to `width` characters.
-  func padding(to width: Int) -> String {
-    count >= width ? self : self + String(repeating: " ", count: width - count)
   }
 }

@@ -1,0 +1,108 @@
+import RetainGraph
+
+/// A heap block nothing reachable points to, named as far as its memory tells.
+///
+/// ```swift
+/// for block in graph.blocks where block.kind == .object {
+///   print(block)   // <FeedService 0x5581e2a0 48 B>
+/// }
+/// ```
+public struct LeakedBlock: Sendable, Hashable, CustomStringConvertible {
+  /// What kind of block it is.
+  public enum Kind: String, Sendable, Hashable, Codable {
+    /// An instance of a Swift class.
+    case object
+    /// The context of a Swift closure (its captures).
+    case closureContext
+    /// A Swift box (a captured `var`, an indirect payload, an error).
+    case box
+    /// The storage of a Swift `Array`, `Dictionary` or `Set`.
+    case collectionStorage
+    /// A malloc block with no Swift metadata (C, C++, a CF object, a buffer).
+    case mallocBlock
+  }
+
+  /// The block's address (the address malloc returned).
+  public var address: UInt
+  /// Its size in bytes (malloc's usable size), with its weak-reference side
+  /// table's when it has one.
+  public var size: Int
+  /// What it is.
+  public var kind: Kind
+  /// The name a developer writes (`FeedService`, `closure context`, `malloc block`).
+  public var typeName: String
+  /// The module-qualified type name (`Feed.FeedService`), when known.
+  public var qualifiedTypeName: String?
+  /// Whether the type is defined in the program itself (its metadata lies in
+  /// the executable), not in a library.
+  public var isProgramType = false
+  /// Malloc blocks counted in this one: its weak-reference side table.
+  public var foldedBlocks = 0
+
+  /// Creates the description of a leaked block.
+  public init(address: UInt, size: Int, kind: Kind, typeName: String, qualifiedTypeName: String? = nil) {
+    self.address = address
+    self.size = size
+    self.kind = kind
+    self.typeName = typeName
+    self.qualifiedTypeName = qualifiedTypeName
+  }
+
+  /// `<FeedService 0x5581e2a0 48 B>`.
+  public var description: String { "<\(typeName) 0x\(String(address, radix: 16)) \(size) B>" }
+}
+
+/// A reference from one leaked block to another.
+public struct LeakEdge: Sendable, Hashable {
+  /// Index of the block holding the reference.
+  public var from: Int
+  /// Index of the block referred to.
+  public var to: Int
+  /// Where the reference is stored: `delegate`, `captures[1]`, `items[3]`,
+  /// or `word 5` when no field covers it.
+  public var label: String
+  /// How it holds its target (a conservative find counts as strong).
+  public var strength: ReferenceStrength
+  /// Whether the edge is a word that only looks like a pointer, rather than a
+  /// reference the type metadata describes.
+  public var isConservative: Bool
+  /// When the reference is a closure: its name (`closure in Feed.load()`).
+  public var closure: String?
+
+  /// Creates an edge.
+  public init(
+    from: Int, to: Int, label: String, strength: ReferenceStrength, isConservative: Bool = false,
+    closure: String? = nil
+  ) {
+    self.from = from
+    self.to = to
+    self.label = label
+    self.strength = strength
+    self.isConservative = isConservative
+    self.closure = closure
+  }
+
+  /// Whether the edge keeps its target alive (strong, or unknown).
+  public var keepsAlive: Bool { strength.keepsTargetAlive }
+}
+
+/// The leaked blocks of a process and the references among them.
+public struct LeakGraph: Sendable, Hashable {
+  /// Every leaked block, in address order.
+  public var blocks: [LeakedBlock]
+  /// Every reference from a leaked block to another.
+  public var edges: [LeakEdge]
+
+  /// Creates a graph.
+  public init(blocks: [LeakedBlock], edges: [LeakEdge]) {
+    self.blocks = blocks
+    self.edges = edges
+  }
+
+  /// The outgoing edges of each block, in label order of discovery.
+  func outgoing() -> [[LeakEdge]] {
+    var result = [[LeakEdge]](repeating: [], count: blocks.count)
+    for edge in edges { result[edge.from].append(edge) }
+    return result
+  }
+}

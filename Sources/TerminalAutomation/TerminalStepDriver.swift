@@ -1,0 +1,136 @@
+import Foundation
+import StepScripts
+import TextGrid
+
+/// Runs step scripts against the real `leaklab` app in a pseudo-terminal, in
+/// real time, reading the summary label off the screen.
+///
+/// Steps become key presses (`open` is Enter, `close` is Esc, `action 2` is
+/// `2`); `wait` really waits. After each key the driver lets the screen settle
+/// before reading the overlay.
+///
+/// ```swift
+/// let driver = try TerminalStepDriver(executable: "/path/to/leaklab", scenarioIDs: ids)
+/// let result = try StepRunner.run(script, on: driver)
+/// driver.quit()
+/// ```
+public final class TerminalStepDriver: StepDriver {
+  private let session: TmuxSession
+  private let scenarioIDs: [String]
+  private var selected: String?
+  private var modes: [String: StepMode] = [:]
+
+  /// Starts `executable` in a private tmux server and waits for its first frame.
+  ///
+  /// - Parameters:
+  ///   - scenarioIDs: the catalogue's ids in list order (to select by id).
+  ///   - initialMode: every scenario's mode when the app starts.
+  public init(
+    executable: String, arguments: [String] = [], scenarioIDs: [String], initialMode: StepMode = .strong,
+    size: Size = TerminalStepDriver.screenSize
+  ) throws(StepDriverError) {
+    self.scenarioIDs = scenarioIDs
+    for id in scenarioIDs { modes[id] = initialMode }
+    do {
+      session = try TmuxSession(command: [executable] + arguments, size: size)
+      try session.waitUntil("the detector overlay", timeout: .seconds(15)) {
+        ScreenLabelReader.label(in: $0) != nil
+      }
+    } catch {
+      throw .failure("could not start \(executable) in a terminal: \(error)")
+    }
+  }
+
+  public func perform(_ command: StepCommand) throws(StepDriverError) {
+    switch command {
+    case .select(let id):
+      guard let index = scenarioIDs.firstIndex(of: id) else {
+        throw .invalidInput("unknown scenario \"\(id)\" (known: \(scenarioIDs.joined(separator: ", ")))")
+      }
+      try send(Array(repeating: "Up", count: scenarioIDs.count) + Array(repeating: "Down", count: index))
+      selected = id
+    case .mode(let mode):
+      guard let id = selected else { throw .invalidInput("mode needs a scenario: select one first") }
+      if modes[id] != mode {
+        try send(["w"])
+        modes[id] = mode
+      }
+    case .open: try send(["Enter"])
+    case .action(let number), .alert(let number): try send(["\(number)"])
+    case .close: try send(["Escape"])
+    case .key(let key):
+      guard let name = Self.tmuxName(key) else { throw .invalidInput("\(key.name) cannot be typed") }
+      try send([name])
+    case .wait(let duration):
+      Thread.sleep(forTimeInterval: duration.secondsValue)
+      try settle()
+    case .expect, .alwaysClean: break
+    }
+  }
+
+  public func readLabel() throws(StepDriverError) -> String {
+    guard let label = ScreenLabelReader.label(in: try screen()) else {
+      throw .failure("the detector overlay is not on screen")
+    }
+    return label
+  }
+
+  /// Quits the app with `q` and waits for it to exit; returns its exit status.
+  @discardableResult
+  public func quit() -> Int32? {
+    try? session.sendKeys("q")
+    return try? session.waitForExit(timeout: .seconds(5))
+  }
+
+  // MARK: Keys and screens
+
+  private func send(_ keys: [String]) throws(StepDriverError) {
+    for key in keys {
+      do { try session.sendKeys(key) } catch { throw .failure("could not send \(key): \(error)") }
+    }
+    try settle()
+  }
+
+  private func screen() throws(StepDriverError) -> [String] {
+    do { return try session.capture() } catch { throw .failure("could not read the screen: \(error)") }
+  }
+
+  /// Gives the app one input turn (50 ms), then waits until two captures
+  /// 30 ms apart agree (at most one second more).
+  private func settle() throws(StepDriverError) {
+    Thread.sleep(forTimeInterval: 0.05)
+    var previous = try screen()
+    for _ in 0..<33 {
+      Thread.sleep(forTimeInterval: 0.03)
+      let current = try screen()
+      if current == previous { return }
+      previous = current
+    }
+  }
+
+  /// The name tmux's `send-keys` knows `key` by; `nil` for a resize or a mouse
+  /// event, which are not key presses.
+  nonisolated static func tmuxName(_ key: Key) -> String? {
+    switch key {
+    case .character(" "): "Space"
+    case .character(let character): String(character)
+    case .up: "Up"
+    case .down: "Down"
+    case .left: "Left"
+    case .right: "Right"
+    case .enter: "Enter"
+    case .escape: "Escape"
+    case .backspace: "BSpace"
+    case .tab: "Tab"
+    case .backTab: "BTab"
+    case .pageUp: "PPage"
+    case .pageDown: "NPage"
+    case .home: "Home"
+    case .end: "End"
+    case .delete: "DC"
+    case .function(let number): "F\(number)"
+    case .control(let character): "C-\(character)"
+    case .resize, .mouse: nil
+    }
+  }
+}

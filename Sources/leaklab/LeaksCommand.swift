@@ -1,0 +1,167 @@
+import ArgumentParser
+import Foundation
+import ProcessLeaks
+
+/// `leaklab leaks -- PROGRAM [ARGS…]` and `leaklab leaks --pid PID`: every
+/// leaked Swift object of a Linux program, with its type and retain cycles.
+///
+/// The program runs unchanged (nothing linked in, nothing instrumented) and
+/// is held at its exit with its memory intact; the analysis reads it from
+/// outside, then the program finishes. Exit status: the program's own when
+/// it failed; otherwise 1 when something leaked, 0 when nothing did (2 for
+/// bad input or when the check could not be made). See docs/leaks.md.
+struct LeaksCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "leaks",
+    abstract: "Every leaked Swift object of a program at its exit, with types and retain cycles.",
+    usage: """
+      leaklab leaks [OPTIONS] -- PROGRAM [ARGS…]
+      leaklab leaks [OPTIONS] --pid PID
+      """,
+    discussion: """
+      Runs PROGRAM unchanged, stops it at its exit with its memory intact, reports what nothing \
+      reachable points to, then lets it finish. With --pid, stops a running process, reads it and \
+      lets it go unchanged. Exit status: the program's own when it failed (or 128 + the signal \
+      that killed it), else 1 when something leaked and 0 when nothing did; 2 when the check \
+      could not be made. Needs ptrace (root, CAP_SYS_PTRACE or kernel.yama.ptrace_scope=0).
+      """
+  )
+
+  @Option(name: .customLong("pid"), help: "Check this running process instead of starting a program.")
+  var pid: Int32?
+
+  @Flag(help: "Print the report as JSON (schema: docs/leaks-json.md).")
+  var json = false
+
+  @Option(
+    name: [.short, .customLong("output")], help: "Write the report to this file instead of standard output.")
+  var output: String?
+
+  @Option(
+    name: .customLong("ignore"),
+    help: "Leave out leaks of types matching this pattern (`*`, `?`); repeatable.")
+  var ignore: [String] = []
+
+  @Option(name: .customLong("suppressions"), help: "A suppressions file (`type PATTERN` lines); repeatable.")
+  var suppressionFiles: [String] = []
+
+  @Flag(help: "Report known library leaks too (Foundation's Timer on Linux).")
+  var noDefaultSuppressions = false
+
+  @Option(help: "List instances of types matching this pattern still reachable at exit, with their path.")
+  var reachable: [String] = []
+
+  @Option(
+    help: ArgumentHelp(
+      "Exit with status 1 only for leaks of types matching this pattern (repeatable); any leak by default.",
+      valueName: "pattern"))
+  var gate: [String] = []
+
+  @Argument(parsing: .captureForPassthrough, help: "The program and its arguments, after `--`.")
+  var program: [String] = []
+
+  func validate() throws {
+    let command = program.first == "--" ? Array(program.dropFirst()) : program
+    if pid == nil && command.isEmpty {
+      throw ValidationError("give a program after -- or a process with --pid")
+    }
+    if pid != nil && !command.isEmpty { throw ValidationError("give either a program or --pid, not both") }
+  }
+
+  func run() throws {
+    let suppressions = try loadSuppressions()
+    let command = program.first == "--" ? Array(program.dropFirst()) : program
+    let outcome: LeakCheckOutcome
+    do {
+      outcome =
+        if let pid {
+          try LeakCheckRun.attached(pid: pid, reachable: reachable)
+        } else {
+          try LeakCheckRun.launched(command, reachable: reachable)
+        }
+    } catch {
+      Self.fail(error.description)
+    }
+    guard let analysis = outcome.analysis else {
+      // The program ended without an exit to stop at (a signal killed it).
+      if let ending = outcome.process.ending {
+        Self.warn("\(outcome.process.executable) \(ending) before it could exit: no leak check")
+        throw ExitCode(ending.shellStatus)
+      }
+      throw ExitCode(2)
+    }
+    let report = LeakReport(graph: analysis.graph, suppressions: suppressions)
+    let text =
+      json
+      ? String(
+        decoding: report.json(
+          process: outcome.process, reachable: analysis.reachable, analysis: analysis.figures), as: UTF8.self)
+      : (Self.header(outcome.process) + report.textLines() + Self.reachableLines(analysis.reachable)).joined(
+        separator: "\n")
+    write(text + "\n")
+    let gated =
+      gate.isEmpty
+      ? report.hasLeaks
+      : report.graph.blocks.contains { block in
+        Suppressions(patterns: gate).rules.contains { $0.matches(block) }
+      }
+    throw ExitCode(Self.exitStatus(process: outcome.process, hasLeaks: gated))
+  }
+
+  /// The program's status when it failed, else 1 for leaks and 0 without.
+  static func exitStatus(process: CheckedProcess, hasLeaks: Bool) -> Int32 {
+    if let ending = process.ending, ending.shellStatus != 0 { return ending.shellStatus }
+    return hasLeaks ? 1 : 0
+  }
+
+  static func header(_ process: CheckedProcess) -> [String] {
+    let name = URL(fileURLWithPath: process.executable).lastPathComponent
+    let how = process.ending.map { "\($0)" } ?? "stopped and let go"
+    return ["leaklab leaks: \(name) (pid \(process.pid)) \(how)"]
+  }
+
+  static func reachableLines(_ instances: [ReachableInstance]) -> [String] {
+    guard !instances.isEmpty else { return [] }
+    var lines = ["", "Still reachable at exit:"]
+    for instance in instances {
+      lines.append("   <\(instance.typeName) 0x\(String(instance.address, radix: 16)) \(instance.size) B>")
+      lines += instance.path.map { "      \($0)" }
+    }
+    return lines
+  }
+
+  private func loadSuppressions() throws -> Suppressions {
+    var rules = noDefaultSuppressions ? [] : Suppressions.libraryDefaults.rules
+    for file in suppressionFiles {
+      guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
+        Self.fail("\(file): cannot read the suppressions file")
+      }
+      do {
+        rules += try Suppressions.parse(text, file: file).rules
+      } catch {
+        Self.fail(error.description)
+      }
+    }
+    return Suppressions(rules: rules + Suppressions(patterns: ignore).rules)
+  }
+
+  private func write(_ text: String) {
+    let data = Data(text.utf8)
+    guard let output else {
+      FileHandle.standardOutput.write(data)
+      return
+    }
+    guard FileManager.default.createFile(atPath: output, contents: data) else {
+      Self.fail("\(output): cannot write the report")
+    }
+  }
+
+  static func warn(_ message: String) {
+    FileHandle.standardError.write(Data("leaklab: \(message)\n".utf8))
+  }
+
+  static func fail(_ message: String) -> Never {
+    warn(message)
+    Foundation.exit(2)
+  }
+}
