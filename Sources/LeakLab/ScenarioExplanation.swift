@@ -26,11 +26,14 @@ public struct ScenarioExplanation {
   /// RetainGraph's explanation of each leak, in the order they were made.
   public let explanations: [Explanation]
 
-  /// Opens the scenario in `mode`, runs its script, closes it and waits the grace delay.
-  public init(_ scenario: Scenario, mode: ScenarioMode) {
+  /// Opens the scenario in `mode`, runs its script, closes it and waits the
+  /// grace delay. `rootPathSearch` as in ``AppModel``: `leaklab explain`
+  /// searches memory for paths from true roots; tests leave it off (their
+  /// process's roots are the test harness's).
+  public init(_ scenario: Scenario, mode: ScenarioMode, rootPathSearch: RootPathSearch = .off) {
     self.scenario = scenario
     self.mode = mode
-    let driver = HeadlessStepDriver()
+    let driver = HeadlessStepDriver(rootPathSearch: rootPathSearch)
     Self.drive(scenario, mode: mode, on: driver)
     summaryLabel = driver.model.state.report.summaryLabel
     leaks = driver.model.state.report.leaks

@@ -178,8 +178,7 @@ public final class RetainExplainer: Sendable {
   /// app asks that first and the fuller answer off its main thread.
   public func explain(_ object: AnyObject, searchingMemory: Bool) -> Explanation {
     let searchesMemory = searchingMemory
-    // The object itself may be a registered root (an app registers each leak it explains).
-    let roots = liveRoots().filter { $0.object !== object }
+    let roots = liveRoots()
     return withExtendedLifetime((object, roots)) {
       guard let engine else { return mirrorExplanation(of: object, roots: roots) }
       let address = Self.address(of: object)

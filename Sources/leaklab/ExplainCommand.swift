@@ -36,7 +36,9 @@ struct Explain: ParsableCommand {
         Data("leaklab: unknown scenario \"\(id)\" (see leaklab list)\n".utf8))
       throw ExitCode(2)
     }
-    print(try ScenarioExplanation(scenario, mode: mode).output(format, width: max(20, width)), terminator: "")
+    print(
+      try ScenarioExplanation(scenario, mode: mode, rootPathSearch: .atDetection).output(
+        format, width: max(20, width)), terminator: "")
   }
 
 }
