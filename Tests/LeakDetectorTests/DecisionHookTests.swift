@@ -99,7 +99,8 @@ import Testing
     #expect(harness.detector.updateRetainPath(of: screen, to: "held from root: global"))
     #expect(!harness.detector.updateRetainPath(of: other, to: "not a leak"))
     #expect(harness.detector.report.openLeaks.map(\.retainPath) == ["held from root: global"])
-    #expect(harness.log.all.last(where: { $0.kind == .detected })?.message.hasSuffix("retained by: quick") == true)
+    let message = harness.log.all.last(where: { $0.kind == .detected })?.message
+    #expect(message?.hasSuffix("retained by: quick") == true)
     withExtendedLifetime((screen, other)) {}
   }
 }
