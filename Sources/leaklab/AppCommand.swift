@@ -18,6 +18,7 @@ struct App: ParsableCommand {
   )
 
   func run() throws {
+    CrashReports.makeNonInteractive()
     let failure = MainActor.assumeIsolated { () -> TerminalError? in
       let app = TerminalAppAdapter(model: AppModel(scheduler: LiveScheduler()))
       do throws(TerminalError) {
@@ -28,7 +29,7 @@ struct App: ParsableCommand {
       }
     }
     if let failure {
-      FileHandle.standardError.write(Data("leaklab: \(failure)\n".utf8))
+      CommandOutput.error("\(failure)")
       throw ExitCode(2)
     }
   }

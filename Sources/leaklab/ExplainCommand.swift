@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import LeakLab
 import Scenarios
+import StepScripts
 
 /// `leaklab explain ID --mode strong|weak`: why each leaked object is alive.
 struct Explain: ParsableCommand {
@@ -21,11 +22,10 @@ struct Explain: ParsableCommand {
   @MainActor
   private func runOnMainActor() throws {
     guard let scenario = Catalogue.scenario(id: id) else {
-      FileHandle.standardError.write(
-        Data("leaklab: unknown scenario \"\(id)\" (see leaklab list)\n".utf8))
+      CommandOutput.error("unknown scenario \(DisplayText.quoted(id)) (see leaklab list)")
       throw ExitCode(2)
     }
-    ScenarioExplanation(scenario, mode: mode).lines.forEach { print($0) }
+    CommandOutput.lines(ScenarioExplanation(scenario, mode: mode).lines)
   }
 
 }

@@ -10,9 +10,7 @@ struct ListCommand: ParsableCommand {
 
   func run() {
     let width = Catalogue.all.map(\.id.count).max() ?? 0
-    for scenario in Catalogue.all {
-      print(scenario.id.padding(to: width) + "  " + scenario.title)
-    }
+    CommandOutput.lines(Catalogue.all.map { $0.id.padding(to: width) + "  " + $0.title })
   }
 }
 
