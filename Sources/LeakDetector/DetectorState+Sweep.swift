@@ -14,6 +14,7 @@ extension DetectorState {
     isSweeping = true
     let nowNanoseconds = now.wholeNanoseconds
     if let scheduled = scheduledSweep, scheduled <= nowNanoseconds { scheduledSweep = nil }
+    if let scheduled = scheduledPoll, scheduled <= nowNanoseconds { scheduledPoll = nil }
     var batch = SweepBatch()
 
     resolveWatched(now: now, into: &batch)
@@ -68,10 +69,17 @@ extension DetectorState {
     }
   }
 
+  /// When to sweep next: for the earliest open expectation, and to poll open
+  /// leaks and budgets (nil where nothing new needs scheduling).
+  struct NextSweeps {
+    var deadline: Int64?
+    var poll: Int64?
+  }
+
   /// Applies the verdicts, records events, and returns when to sweep next.
   mutating func commit(
     _ verdicts: [LeakDetector.Verdict], now: Duration, events: inout [LeakEvent], poll: Duration
-  ) -> ([LeakEvent], Int64?) {
+  ) -> ([LeakEvent], NextSweeps) {
     for verdict in verdicts {
       switch verdict {
       case .report(let object, let record):
@@ -95,14 +103,18 @@ extension DetectorState {
     for event in events { history.append(event) }
     isSweeping = false
 
-    var next = nextExpectationDeadline
+    var next = NextSweeps()
+    if let deadline = nextExpectationDeadline, scheduledSweep.map({ $0 > deadline }) ?? true {
+      scheduledSweep = deadline
+      next.deadline = deadline
+    }
     if needsResolutionChecks {
       let check = (now + poll).wholeNanoseconds
-      next = min(next ?? check, check)
+      if scheduledPoll.map({ $0 > check }) ?? true {
+        scheduledPoll = check
+        next.poll = check
+      }
     }
-    guard let next else { return (events, nil) }
-    if let scheduled = scheduledSweep, scheduled <= next { return (events, nil) }
-    scheduledSweep = next
     return (events, next)
   }
 
