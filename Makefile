@@ -4,7 +4,7 @@
 SHELL := /bin/bash
 SWIFT ?= swift
 BUILD_FLAGS ?=
-LINT_PATHS := Package.swift Sources Tests Scenarios
+LINT_PATHS := Package.swift Sources Tools Tests Scenarios
 
 .PHONY: run test oracle lint format bench deps build clean
 
@@ -31,6 +31,7 @@ test: deps
 ## oracle: check every scenario's verdict against valgrind memcheck (debug build)
 oracle: deps
 	$(SWIFT) build $(BUILD_FLAGS) --product leaklab
+	$(SWIFT) build $(BUILD_FLAGS) --product LeakLabProbe
 	"$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/leaklab" oracle $(ARGS)
 
 ## lint: check formatting with the toolchain's swift-format

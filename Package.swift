@@ -1,68 +1,67 @@
 // swift-tools-version:6.1
 import PackageDescription
 
+// LeakLab: libraries that find and explain leaks in Swift on Linux, and
+// `leaklab`, the terminal app that shows them on a catalogue of classic leaks.
+//
+// Products are what other packages import: the libraries and `leaklab`.
+// Everything else (the app's own targets, tools for tests, the oracle and
+// benchmarks) is internal. Targets are grouped below: libraries, the app,
+// tools, tests. docs/architecture.md has the direction of dependencies.
 let package = Package(
   name: "LeakLab",
   platforms: [.macOS(.v15)],
   products: [
-    .library(name: "LeakClock", targets: ["LeakClock"]),
     .library(name: "LeakDetector", targets: ["LeakDetector"]),
-    .library(name: "ScreenKit", targets: ["ScreenKit"]),
+    .library(name: "LeakClock", targets: ["LeakClock"]),
     .library(name: "RetainGraph", targets: ["RetainGraph"]),
-    .library(name: "MemcheckOracle", targets: ["MemcheckOracle"]),
     .library(name: "LeakTesting", targets: ["LeakTesting"]),
-    .library(name: "StepScripts", targets: ["StepScripts"]),
-    .library(name: "TextGrid", targets: ["TextGrid"]),
-    .library(name: "LeakLabTerminal", targets: ["LeakLabTerminal"]),
-    .library(name: "Scenarios", targets: ["Scenarios"]),
-    .library(name: "LeakLab", targets: ["LeakLab"]),
+    .library(name: "ScreenKit", targets: ["ScreenKit"]),
+    .library(name: "MemcheckOracle", targets: ["MemcheckOracle"]),
     .executable(name: "leaklab", targets: ["leaklab"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
   ],
   targets: [
-    // MARK: Time
+    // MARK: - Libraries (products: know nothing of the app or the terminal)
+
+    // Time: the scheduler everything waits on, live or manual.
     .target(name: "LeakClock"),
-
-    // MARK: Libraries
+    // "Should have deallocated" checks, lifetime budgets, the summary label.
+    .target(name: "LeakDetector", dependencies: ["LeakClock", "CLeakRuntime"], exclude: ["README.md"]),
     .target(name: "CLeakRuntime"),
-    .target(name: "LeakDetector", dependencies: ["LeakClock", "CLeakRuntime"]),
-    .target(name: "ScreenKit", dependencies: ["LeakClock"]),
-
-    // MARK: Step scripts (plain-text UI steps; run headless or in a terminal)
-    .target(name: "StepScripts", dependencies: ["TextGrid"]),
-
-    // MARK: Retain paths (the runtime's Remote Mirror library, used in-process)
+    // Retain paths, over the runtime's Remote Mirror library used in-process.
+    .target(name: "RetainGraph", dependencies: ["CRemoteMirror"], exclude: ["README.md"]),
     .target(
       name: "CRemoteMirror",
       linkerSettings: [.linkedLibrary("swiftRemoteMirror"), .linkedLibrary("dl")]
     ),
-    .target(name: "RetainGraph", dependencies: ["CRemoteMirror"]),
-
-    // MARK: A second judge: valgrind memcheck's leak report, read and compared
-    .target(name: "MemcheckOracle"),
-    // What `leaklab oracle` runs under valgrind: Swift code only (see DECISIONS.md).
-    .executableTarget(name: "LeakLabProbe", dependencies: ["Scenarios", "LeakClock", "MemcheckOracle"]),
-
-    // MARK: Test helpers (for XCTest and Swift Testing, in any package)
+    // Leak-test helpers for XCTest and Swift Testing, in any package.
     .target(
       name: "LeakTesting",
       dependencies: ["LeakDetector", "LeakClock", "RetainGraph"],
       exclude: ["README.md"]
     ),
+    // Simulated UIKit: screens, views, navigation, alerts.
+    .target(name: "ScreenKit", dependencies: ["LeakClock"]),
+    // A second judge: valgrind memcheck's leak report, read and compared.
+    .target(name: "MemcheckOracle"),
 
-    // MARK: Terminal (render target, ncurses driver, pseudo-terminal driver)
+    // MARK: - The app (not products)
+
+    // The scenario catalogue: top-level Scenarios/, one file per scenario, machinery in Support/.
+    .target(
+      name: "Scenarios",
+      dependencies: ["LeakClock", "LeakDetector", "ScreenKit"],
+      path: "Scenarios",
+      exclude: ["README.md", "Scripts"]
+    ),
+    // The render target: cells, styles, boxes, keys.
     .target(name: "TextGrid"),
-    .target(
-      name: "CNcurses",
-      linkerSettings: [.linkedLibrary("ncursesw")]
-    ),
-    .target(
-      name: "LeakLabTerminal",
-      dependencies: ["CNcurses", "TextGrid", "StepScripts"]
-    ),
-    // MARK: The app (model and rendering, no terminal) and its executable
+    // Step scripts: the plain-text UI step format, its parser and runner.
+    .target(name: "StepScripts", dependencies: ["TextGrid"]),
+    // The app model: state, actions, reducer, key map, render to a grid, the headless script driver.
     .target(
       name: "LeakLab",
       dependencies: [
@@ -70,49 +69,54 @@ let package = Package(
       ],
       exclude: ["README.md"]
     ),
-    // End-to-end fixture for the terminal layer's own tests; not a product.
-    .executableTarget(
-      name: "TerminalSmoke",
-      dependencies: ["LeakLabTerminal", "TextGrid"]
-    ),
-
-    // MARK: The scenario catalogue (top-level Scenarios/ folder, one file per scenario)
-    .target(
-      name: "Scenarios",
-      dependencies: ["LeakClock", "LeakDetector", "ScreenKit"],
-      path: "Scenarios",
-      exclude: ["README.md", "Scripts"]
-    ),
-
-    // MARK: The command line: the app, list, check, explain, run
+    // The terminal: ncurses setup and restore, keys in, grid out. Only it touches ncurses.
+    .target(name: "LeakLabTerminal", dependencies: ["CNcurses", "TextGrid"]),
+    .target(name: "CNcurses", linkerSettings: [.linkedLibrary("ncursesw")]),
+    // Driving a terminal program from outside: tmux sessions, child processes, the step-script driver.
+    .target(name: "TerminalAutomation", dependencies: ["CSpawn", "StepScripts", "TextGrid"]),
+    .target(name: "CSpawn"),
+    // The command line: the app, list, check, explain, run, oracle.
     .executableTarget(
       name: "leaklab",
       dependencies: [
-        "LeakLab", "LeakLabTerminal", "Scenarios", "StepScripts", "TextGrid", "LeakDetector", "LeakClock",
-        "MemcheckOracle", "LeakLabProbe", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        "LeakLab", "LeakLabTerminal", "TerminalAutomation", "Scenarios", "StepScripts", "TextGrid",
+        "LeakDetector", "LeakClock", "MemcheckOracle",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
 
-    // MARK: Benchmarks (`make bench`)
+    // MARK: - Tools (Tools/: executables for tests, the oracle and benchmarks; not products)
+
+    // What `leaklab oracle` runs under valgrind: Swift code only (see DECISIONS.md).
+    .executableTarget(
+      name: "LeakLabProbe",
+      dependencies: ["Scenarios", "LeakClock", "MemcheckOracle"],
+      path: "Tools/LeakLabProbe"
+    ),
+    // A tiny terminal app the terminal layer's end-to-end tests drive in tmux.
+    .executableTarget(
+      name: "TerminalSmoke",
+      dependencies: ["LeakLabTerminal", "TextGrid"],
+      path: "Tools/TerminalSmoke"
+    ),
+    // `make bench`: release-build benchmarks, medians and ratios side by side.
     .executableTarget(
       name: "LeakLabBenchmarks",
-      dependencies: ["LeakClock", "LeakDetector", "RetainGraph"]
+      dependencies: ["LeakClock", "LeakDetector", "RetainGraph", "TextGrid"],
+      path: "Tools/LeakLabBenchmarks"
     ),
 
-    // MARK: Tests
-    // Shared by several test targets: snapshots and the LeakTesting fixtures.
+    // MARK: - Tests (executables they run are found with builtExecutable(named:))
+
+    // Shared by several test targets: snapshots, built executables, LeakTesting fixtures.
     .target(
       name: "LeakLabTestSupport",
       dependencies: ["TextGrid", "LeakDetector", "LeakClock", "ScreenKit"],
       path: "Tests/TestSupport"
     ),
     .testTarget(name: "LeakClockTests", dependencies: ["LeakClock"]),
-    .testTarget(name: "StepScriptsTests", dependencies: ["StepScripts"]),
     .testTarget(name: "LeakDetectorTests", dependencies: ["LeakDetector", "LeakClock"]),
-    .testTarget(
-      name: "ScreenKitTests", dependencies: ["ScreenKit", "LeakDetector", "LeakClock", "LeakLabTestSupport"]),
     .testTarget(name: "RetainGraphTests", dependencies: ["RetainGraph"]),
-    .testTarget(name: "MemcheckOracleTests", dependencies: ["MemcheckOracle"]),
     .testTarget(
       name: "LeakTestingTests",
       dependencies: ["LeakTesting", "LeakDetector", "LeakClock", "ScreenKit", "LeakLabTestSupport"]
@@ -122,29 +126,41 @@ let package = Package(
       dependencies: ["LeakTesting", "LeakDetector", "LeakClock", "ScreenKit", "LeakLabTestSupport"]
     ),
     .testTarget(
-      name: "TextGridTests", dependencies: ["TextGrid", "LeakLabTestSupport"], exclude: ["__Snapshots__"]),
-    .testTarget(
-      name: "LeakLabTerminalTests",
-      dependencies: ["LeakLabTerminal", "TextGrid", "TerminalSmoke"]
+      name: "ScreenKitTests",
+      dependencies: ["ScreenKit", "LeakDetector", "LeakClock", "LeakLabTestSupport"]
     ),
+    .testTarget(name: "MemcheckOracleTests", dependencies: ["MemcheckOracle"]),
     .testTarget(
       name: "ScenariosTests",
       dependencies: ["Scenarios", "ScreenKit", "LeakDetector", "LeakClock", "LeakLabTestSupport"]
     ),
     .testTarget(
+      name: "TextGridTests",
+      dependencies: ["TextGrid", "LeakLabTestSupport"],
+      exclude: ["__Snapshots__"]
+    ),
+    .testTarget(name: "StepScriptsTests", dependencies: ["StepScripts"]),
+    .testTarget(
       name: "LeakLabTests",
       dependencies: [
         "LeakLab", "Scenarios", "LeakDetector", "LeakClock", "ScreenKit", "TextGrid", "LeakLabTerminal",
-        "leaklab", "LeakLabTestSupport",
+        "TerminalAutomation", "LeakLabTestSupport",
       ],
       exclude: ["__Snapshots__"]
+    ),
+    .testTarget(name: "TerminalAutomationTests", dependencies: ["TerminalAutomation", "TextGrid"]),
+    .testTarget(
+      name: "LeakLabTerminalTests",
+      dependencies: ["LeakLabTerminal", "TerminalAutomation", "TextGrid", "LeakLabTestSupport"]
     ),
   ]
 )
 
-// Every target is built in the Swift 6 language mode with strict concurrency.
-for target in package.targets {
+// Every target: the Swift 6 language mode (complete strict-concurrency
+// checking, data races are errors) and `any` spelled out for existentials.
+for target in package.targets where target.type != .system {
   var settings = target.swiftSettings ?? []
+  settings.append(.swiftLanguageMode(.v6))
   settings.append(.enableUpcomingFeature("ExistentialAny"))
   target.swiftSettings = settings
 }

@@ -1,7 +1,6 @@
 #define _GNU_SOURCE
 #include "CNcurses.h"
 
-#include <fcntl.h>
 #include <langinfo.h>
 #include <locale.h>
 #include <signal.h>
@@ -52,8 +51,6 @@ int cn_wcwidth_utf8(wchar_t character) {
   uselocale(previous);
   return width;
 }
-
-int cn_pipe_cloexec(int fds[2]) { return pipe2(fds, O_CLOEXEC); }
 
 // MARK: Restoring the terminal on every exit path
 

@@ -17,8 +17,11 @@ import Synchronization
 /// print(detector.summaryLabel)  // "Leaked: DetailScreen#1" or "No issues detected"
 /// ```
 ///
-/// The detector holds only weak references, so it never extends a lifetime.
-/// It is thread-safe, and it has no per-object timer: one sweep over the open
+/// The detector never extends a lifetime: an open expectation holds the
+/// object's *unowned* reference count (no side table, unlike a weak
+/// reference), so deinit runs when it would without the detector; only the
+/// object's bare memory block waits for the next sweep. Reported leaks and
+/// budgets hold weak references. It is thread-safe, and it has no per-object timer: one sweep over the open
 /// expectations runs per tick of its scheduler.
 public final class LeakDetector: Sendable {
   /// How the detector waits and what it ignores.

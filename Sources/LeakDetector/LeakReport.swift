@@ -11,6 +11,17 @@ public struct LeakReport: Sendable, Equatable {
   /// Expectations whose grace delay has not run out yet.
   public var pendingExpectations: Int
 
+  /// A report with nothing in it, at time zero: what a fresh detector says.
+  ///
+  /// A placeholder for a view that shows a report before any detector ran:
+  ///
+  /// ```swift
+  /// var report = LeakReport.empty
+  /// report.summaryLabel  // "No issues detected"
+  /// ```
+  public static let empty = LeakReport(
+    time: .zero, leaks: [], logged: [], budgetIssues: [], pendingExpectations: 0)
+
   /// Open reported leaks, in detection order.
   public var openLeaks: [LeakedInstance] { leaks.filter(\.isOpen) }
 

@@ -8,6 +8,8 @@ public enum AppEffect: Equatable, Sendable {
   /// Start a new run: a fresh window, detector and environment, with the scenario's screen pushed.
   case open(id: String, mode: ScenarioMode)
   /// Go back as Esc would: cancel the alert, dismiss a modal, or pop the screen.
+  /// When the harness reports that the scenario's screen left, the model
+  /// answers with ``AppAction/scenarioClosed``.
   case goBack
   /// Tap the button of the open scenario's action at this index (from zero).
   case runAction(index: Int)

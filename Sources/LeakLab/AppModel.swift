@@ -126,18 +126,11 @@ public final class AppModel {
       runCount += 1
       harness.open(scenario, mode: mode)
     case .goBack:
-      harness.window.goBack()
-      let stillShown = harness.openScreen.map { $0.parent != nil || $0.presentingScreen != nil } ?? false
-      if harness.openScenario != nil, !stillShown {
-        harness.close()
-        return [.scenarioClosed]
-      }
+      if harness.goBack() == .closed { return [.scenarioClosed] }
     case .runAction(let index):
       harness.runAction(at: index)
     case .tapAlertAction(let index):
-      if let title = harness.window.topAlert?.actions[safe: index]?.title {
-        harness.window.tapAlertAction(titled: title)
-      }
+      harness.tapAlertAction(at: index)
     }
     return []
   }
@@ -159,10 +152,7 @@ public final class AppModel {
     state.now = scheduler.now
     state.phone = harness.window.snapshot()
     state.report = harness.detector.report
-    for entry in LogEntry.entries(for: inbox.drain()) {
-      state.log.append(entry)
-    }
-    if state.log.count > AppState.logLimit { state.log.removeFirst(state.log.count - AppState.logLimit) }
+    state.appendToLog(LogEntry.entries(for: inbox.drain()))
     lastFingerprint = fingerprint()
   }
 
@@ -182,17 +172,4 @@ public final class AppModel {
       hasNewEvents: !inbox.isEmpty,
       openLeakSecond: report.openLeaks.isEmpty ? nil : report.time.components.seconds)
   }
-}
-
-extension Array {
-  fileprivate subscript(safe index: Int) -> Element? {
-    indices.contains(index) ? self[index] : nil
-  }
-}
-
-extension AppModel {
-  /// `AppModel.State`, for code that reads like The Composable Architecture.
-  public typealias State = AppState
-  /// `AppModel.Action`, for code that reads like The Composable Architecture.
-  public typealias Action = AppAction
 }

@@ -140,9 +140,14 @@ public enum AppReducer {
 }
 
 extension AppState {
-  /// Appends a log line at the state's current time, keeping at most ``logLimit`` lines.
+  /// Appends a log line at the state's current time.
   mutating func log(_ kind: LogEntry.Kind, _ text: String) {
-    log.append(LogEntry(time: now, kind: kind, text: text))
+    appendToLog([LogEntry(time: now, kind: kind, text: text)])
+  }
+
+  /// Appends entries to the log, keeping the newest ``logLimit``.
+  mutating func appendToLog(_ entries: [LogEntry]) {
+    log.append(contentsOf: entries)
     if log.count > Self.logLimit { log.removeFirst(log.count - Self.logLimit) }
   }
 }

@@ -1,4 +1,3 @@
-import LeakClock
 import LeakDetector
 import Scenarios
 import ScreenKit
@@ -56,7 +55,7 @@ public struct AppState: Equatable, Sendable {
     openScenario = nil
     phone = nil
     log = []
-    report = Self.emptyReport
+    report = .empty
     overlayMode = .always
     isHelpVisible = false
     explainedLeakIndex = nil
@@ -65,9 +64,6 @@ public struct AppState: Equatable, Sendable {
     isQuitRequested = false
     self.keyMap = keyMap
   }
-
-  /// A report with nothing in it: what a fresh detector says.
-  static let emptyReport = LeakDetector(scheduler: ManualScheduler()).report
 
   /// The selected catalogue row, if the catalogue is not empty.
   public var selectedEntry: CatalogueEntry? {

@@ -24,7 +24,7 @@ enum EventLogView {
       x += grid.put(
         String(repeating: " ", count: max(0, 7 - time.count)) + time, at: Point(x: x, y: y), style: .muted)
       x += 1
-      let kind = entry.kind.rawValue.padding(to: 9)
+      let kind = entry.kind.rawValue.padded(toWidth: 9)
       x += grid.put(kind, at: Point(x: x, y: y), style: style(for: entry.kind), maxWidth: inner.maxX - x)
       grid.put(
         entry.text.truncated(toWidth: max(0, inner.maxX - x)), at: Point(x: x, y: y), maxWidth: inner.maxX - x
@@ -41,12 +41,5 @@ enum EventLogView {
     case .resolved: .success
     case .budget: .warning
     }
-  }
-}
-
-extension String {
-  /// The string padded with spaces to `width` characters.
-  func padding(to width: Int) -> String {
-    count >= width ? self : self + String(repeating: " ", count: width - count)
   }
 }

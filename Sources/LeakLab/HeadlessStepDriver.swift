@@ -44,7 +44,7 @@ public final class HeadlessStepDriver: StepDriver {
       }
       model.send(.scenarioSelected(id: id))
     case .mode(let mode):
-      model.send(.modeSet(mode == .strong ? .strong : .weak))
+      model.send(.modeSet(ScenarioMode(mode)))
     case .open:
       model.send(.openKeyPressed)
     case .action(let number):
@@ -63,7 +63,7 @@ public final class HeadlessStepDriver: StepDriver {
     case .close:
       model.send(.closeKeyPressed)
     case .key(let key):
-      model.handle(Self.key(key))
+      model.handle(key)
     case .wait(let duration):
       scheduler.advance(by: duration)
       model.tick()
@@ -75,19 +75,14 @@ public final class HeadlessStepDriver: StepDriver {
   public func readLabel() throws(StepDriverError) -> String {
     model.state.report.summaryLabel
   }
+}
 
-  static func key(_ key: StepKey) -> Key {
-    switch key {
-    case .character(let character): .character(character)
-    case .up: .up
-    case .down: .down
-    case .left: .left
-    case .right: .right
-    case .enter: .enter
-    case .escape: .escape
-    case .backspace: .backspace
-    case .tab: .tab
-    case .space: .character(" ")
+extension ScenarioMode {
+  /// The mode a script's `mode strong` / `mode weak` names.
+  init(_ mode: StepMode) {
+    switch mode {
+    case .strong: self = .strong
+    case .weak: self = .weak
     }
   }
 }

@@ -47,9 +47,4 @@ public struct KeyBinding: Equatable, Sendable {
     self.hint = hint
     self.shownIn = shownIn
   }
-
-  /// The action `key` sends, if it is one of this binding's keys.
-  public func action(for key: Key) -> AppAction? {
-    keys.firstIndex(of: key).map { actions[$0] }
-  }
 }

@@ -31,9 +31,6 @@ public struct KeyMap: Equatable, Sendable {
     lookup[key]
   }
 
-  /// Every bound key.
-  public var boundKeys: Set<Key> { Set(lookup.keys) }
-
   /// The status bar's hints in `context`: the short key label and the hint, in table order.
   public func statusHints(in context: KeyContext) -> [(keys: String, hint: String)] {
     bindings.compactMap { binding in

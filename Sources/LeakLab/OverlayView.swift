@@ -58,7 +58,7 @@ enum OverlayView {
       let style: Style = leak.isOpen ? .plain : .muted
       let folded = leak.folded.isEmpty ? "" : "  (+\(leak.folded.count) inside)"
       lines.append(
-        (leak.name.padding(to: nameWidth) + "  " + status(of: leak, at: report.time) + folded, style))
+        (leak.name.padded(toWidth: nameWidth) + "  " + status(of: leak, at: report.time) + folded, style))
       if let path = leak.retainPath {
         lines.append(("  ↳ " + path, leak.isOpen ? .plain : .muted))
       }

@@ -1,3 +1,5 @@
+import TextGrid
+
 /// A parsed step script: one UI step a line, run top to bottom.
 ///
 /// ```text
@@ -54,8 +56,8 @@ public enum StepCommand: Sendable, Equatable {
   case alert(Int)
   /// Closes the top alert or screen, as Esc does: `close`.
   case close
-  /// Presses a key: `key w`, `key Esc`, `key Down`.
-  case key(StepKey)
+  /// Presses a key: `key w`, `key Esc`, `key Down` (names in ``StepScriptParser/keyNames``).
+  case key(Key)
   /// Lets time pass: `wait 10s`, `wait 250ms`, `wait 1.5s`.
   case wait(Duration)
   /// Checks the summary label.
@@ -72,9 +74,16 @@ public enum StepCommand: Sendable, Equatable {
   }
 }
 
-/// A capture mode as scripts spell it.
+/// A capture mode as scripts spell it: `mode strong` or `mode weak`.
+///
+/// The script format's own word for the app's `ScenarioMode` (same raw
+/// values, checked by a test): StepScripts depends on nothing but TextGrid, so
+/// it cannot name the catalogue's type.
 public enum StepMode: String, Sendable, Equatable, CaseIterable {
-  case strong, weak
+  /// The leaky form.
+  case strong
+  /// The fixed form.
+  case weak
 }
 
 /// A check of the summary label.
@@ -98,16 +107,4 @@ public enum LabelExpectation: Sendable, Equatable, CustomStringConvertible {
     case .contains(let text): "a label containing \"\(text)\""
     }
   }
-}
-
-/// A key a script can press, by name.
-public enum StepKey: Sendable, Equatable {
-  case character(Character)
-  case up, down, left, right, enter, escape, backspace, tab, space
-
-  /// Names accepted in scripts (case-insensitive), besides single characters.
-  public static let named: [String: StepKey] = [
-    "up": .up, "down": .down, "left": .left, "right": .right, "enter": .enter, "return": .enter,
-    "esc": .escape, "escape": .escape, "backspace": .backspace, "tab": .tab, "space": .space,
-  ]
 }

@@ -1,3 +1,5 @@
+import TextGrid
+
 /// Reads step scripts; malformed input is an error naming `file:line`, never a crash.
 public enum StepScriptParser {
   /// Parses `text` read from `file`.
@@ -96,11 +98,22 @@ public enum StepScriptParser {
     return value
   }
 
-  private static func key(_ text: String) throws(Message) -> StepKey {
-    if let named = StepKey.named[text.lowercased()] { return named }
+  /// The key names `key` accepts (case-insensitive), besides single characters.
+  ///
+  /// ```swift
+  /// StepScriptParser.keyNames["esc"]    // .escape
+  /// StepScriptParser.keyNames["space"]  // .character(" ")
+  /// ```
+  public static let keyNames: [String: Key] = [
+    "up": .up, "down": .down, "left": .left, "right": .right, "enter": .enter, "return": .enter,
+    "esc": .escape, "escape": .escape, "backspace": .backspace, "tab": .tab, "space": .character(" "),
+  ]
+
+  private static func key(_ text: String) throws(Message) -> Key {
+    if let named = keyNames[text.lowercased()] { return named }
     guard text.count == 1, let character = text.first, !character.isWhitespace else {
       throw Message(
-        "unknown key \(DisplayText.quoted(text)) (a single character, or one of: \(StepKey.named.keys.sorted().joined(separator: ", ")))"
+        "unknown key \(DisplayText.quoted(text)) (a single character, or one of: \(keyNames.keys.sorted().joined(separator: ", ")))"
       )
     }
     return .character(character)

@@ -18,4 +18,15 @@ extension StringProtocol {
     }
     return result + "…"
   }
+
+  /// The text followed by spaces up to `width` columns; unchanged when it is already as wide.
+  ///
+  /// ```swift
+  /// "id".padded(toWidth: 4) + "|"    // "id  |"
+  /// "漢字".padded(toWidth: 6) + "|"  // "漢字  |"
+  /// ```
+  public func padded(toWidth width: Int) -> String {
+    let missing = width - displayWidth
+    return missing > 0 ? String(self) + String(repeating: " ", count: missing) : String(self)
+  }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Scenarios
+import TextGrid
 
 /// `leaklab list`: the catalogue's ids and titles.
 struct ListCommand: ParsableCommand {
@@ -10,13 +11,6 @@ struct ListCommand: ParsableCommand {
 
   func run() {
     let width = Catalogue.all.map(\.id.count).max() ?? 0
-    CommandOutput.lines(Catalogue.all.map { $0.id.padding(to: width) + "  " + $0.title })
-  }
-}
-
-extension String {
-  /// The string padded with spaces to `width` characters.
-  func padding(to width: Int) -> String {
-    count >= width ? self : self + String(repeating: " ", count: width - count)
+    CommandOutput.lines(Catalogue.all.map { $0.id.padded(toWidth: width) + "  " + $0.title })
   }
 }

@@ -1,9 +1,9 @@
 import ArgumentParser
 import Foundation
 import LeakLab
-import LeakLabTerminal
 import Scenarios
 import StepScripts
+import TerminalAutomation
 
 /// `leaklab run FILE…`: step scripts, headless or against the real app.
 struct Run: ParsableCommand {

@@ -1,5 +1,6 @@
 import Foundation
-import LeakLabTerminal
+import LeakLabTestSupport
+import TerminalAutomation
 import Testing
 import TextGrid
 
@@ -11,7 +12,7 @@ struct EndToEndTests {
   /// Starts TerminalSmoke and waits for its first frame.
   func startSmoke(environment: [String: String] = [:]) throws -> TmuxSession {
     let session = try TmuxSession(
-      command: [TerminalSmokeBinary.path], size: Self.size, environment: environment)
+      command: [builtExecutable(named: "TerminalSmoke")], size: Self.size, environment: environment)
     try session.waitFor(text: "TerminalSmoke")
     return session
   }
@@ -130,7 +131,7 @@ struct EndToEndTests {
 
   @Test func anUnknownTerminalTypeExitsWithStatusTwoAndAMessage() throws {
     let session = try TmuxSession(
-      command: ["env", "TERM=leaklab-unknown", TerminalSmokeBinary.path], size: Self.size)
+      command: ["env", "TERM=leaklab-unknown", builtExecutable(named: "TerminalSmoke")], size: Self.size)
     defer { session.kill() }
     #expect(try session.waitForExit() == 2)
     let screen = try session.capture(history: true).joined()

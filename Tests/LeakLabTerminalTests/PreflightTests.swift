@@ -1,4 +1,6 @@
 import Foundation
+import LeakLabTestSupport
+import TerminalAutomation
 import Testing
 
 @testable import LeakLabTerminal
@@ -55,7 +57,8 @@ import Testing
   func runSmoke(environment changes: [String: String?]) throws -> ChildProcess.Result {
     var environment = ProcessInfo.processInfo.environment
     for (name, value) in changes { environment[name] = value }
-    return try ChildProcess.run([TerminalSmokeBinary.path], environment: environment, timeout: .seconds(20))
+    return try ChildProcess.run(
+      [builtExecutable(named: "TerminalSmoke")], environment: environment, timeout: .seconds(20))
   }
 
   @Test(

@@ -1,112 +1,151 @@
 import LeakDetector
 import Scenarios
 import Testing
+import TextGrid
 
 @testable import LeakLab
 
-/// The reducer alone: state in, state and effects out, no world.
+/// The reducer alone: state in, the whole state and the effects out, no world.
 @Suite struct AppReducerTests {
   var state = AppState(catalogue: SampleScenarios.all.map { CatalogueEntry($0) })
+
+  /// Opens the selected scenario (the first, strong, unless a test changed it).
+  mutating func openFirstScenario() {
+    expect(&state, .openKeyPressed, effects: [.open(id: "sample-closure", mode: .strong)]) {
+      $0.openScenario = OpenScenario(id: "sample-closure", mode: .strong)
+      $0.log = [LogEntry(time: .zero, kind: .opened, text: "Closure capture (strong)")]
+    }
+  }
 
   @Test func theStartStateSelectsTheFirstScenarioEveryScenarioStrongOverlayAlways() {
     #expect(state.selectedIndex == 0)
     #expect(state.catalogue.map(\.mode) == [.strong, .strong, .strong])
+    #expect(state.openScenario == nil && state.phone == nil && state.log.isEmpty)
     #expect(state.overlayMode == .always)
     #expect(state.isOverlayVisible)
-    #expect(state.report.summaryLabel == "No issues detected")
+    #expect(state.report == .empty)
     #expect(state.keyContext == .browsing)
   }
 
   @Test mutating func movingClampsAtTheEnds() {
-    #expect(AppReducer.reduce(&state, .moveUpPressed) == [])
-    #expect(state.selectedIndex == 0)
-    _ = AppReducer.reduce(&state, .moveDownPressed)
-    _ = AppReducer.reduce(&state, .moveDownPressed)
-    _ = AppReducer.reduce(&state, .moveDownPressed)
-    #expect(state.selectedIndex == 2)
+    expect(&state, .moveUpPressed)
+    expect(&state, .moveDownPressed) { $0.selectedIndex = 1 }
+    expect(&state, .moveDownPressed) { $0.selectedIndex = 2 }
+    expect(&state, .moveDownPressed)
   }
 
   @Test mutating func enterOpensTheSelectedScenarioInItsModeAndLogsIt() {
-    _ = AppReducer.reduce(&state, .moveDownPressed)
-    _ = AppReducer.reduce(&state, .captureToggled)
-    #expect(state.catalogue[1].mode == .weak)
-    #expect(AppReducer.reduce(&state, .openKeyPressed) == [.open(id: "sample-alert", mode: .weak)])
-    #expect(state.openScenario == OpenScenario(id: "sample-alert", mode: .weak))
-    #expect(state.log == [LogEntry(time: .zero, kind: .opened, text: "Alert action capture (weak)")])
+    expect(&state, .moveDownPressed) { $0.selectedIndex = 1 }
+    expect(&state, .captureToggled) {
+      $0.catalogue[1].mode = .weak
+      $0.notice = "Alert action capture: weak (fixed)"
+    }
+    expect(&state, .openKeyPressed, effects: [.open(id: "sample-alert", mode: .weak)]) {
+      $0.notice = nil
+      $0.openScenario = OpenScenario(id: "sample-alert", mode: .weak)
+      $0.log = [LogEntry(time: .zero, kind: .opened, text: "Alert action capture (weak)")]
+    }
     #expect(state.keyContext == .scenario)
   }
 
   @Test mutating func whileAScenarioIsOpenSelectionAndModeStayAndANoticeSaysWhy() {
-    _ = AppReducer.reduce(&state, .openKeyPressed)
-    #expect(AppReducer.reduce(&state, .moveDownPressed) == [])
-    #expect(state.selectedIndex == 0)
-    #expect(state.notice == "Esc closes the open scenario first")
-    #expect(AppReducer.reduce(&state, .captureToggled) == [])
-    #expect(state.catalogue[0].mode == .strong)
-    #expect(AppReducer.reduce(&state, .openKeyPressed) == [])
-    #expect(state.notice == "A scenario is open: Esc closes it")
+    openFirstScenario()
+    expect(&state, .moveDownPressed) { $0.notice = "Esc closes the open scenario first" }
+    expect(&state, .captureToggled) {
+      $0.notice = "Esc closes the scenario first; the new form applies when it opens again"
+    }
+    expect(&state, .openKeyPressed) { $0.notice = "A scenario is open: Esc closes it" }
+    expect(&state, .scenarioSelected(id: "sample-delayed"))
   }
 
   @Test mutating func numberKeysTapTheScenariosActionsSpaceIsTheFirst() {
-    #expect(AppReducer.reduce(&state, .actionKeyPressed(1)) == [])
-    #expect(state.notice == "Enter opens the selected scenario first")
-    _ = AppReducer.reduce(&state, .openKeyPressed)
-    #expect(AppReducer.reduce(&state, .actionKeyPressed(1)) == [.runAction(index: 0)])
-    #expect(state.log.last?.text == "Load")
-    #expect(AppReducer.reduce(&state, .actionKeyPressed(2)) == [])
+    expect(&state, .actionKeyPressed(1)) { $0.notice = "Enter opens the selected scenario first" }
+    expect(&state, .openKeyPressed, effects: [.open(id: "sample-closure", mode: .strong)]) {
+      $0.notice = nil
+      $0.openScenario = OpenScenario(id: "sample-closure", mode: .strong)
+      $0.log = [LogEntry(time: .zero, kind: .opened, text: "Closure capture (strong)")]
+    }
+    expect(&state, .actionKeyPressed(1), effects: [.runAction(index: 0)]) {
+      $0.log.append(LogEntry(time: .zero, kind: .action, text: "Load"))
+    }
+    expect(&state, .actionKeyPressed(2))
+    #expect(state.keyMap.action(for: .character(" ")) == .actionKeyPressed(1))
   }
 
-  @Test mutating func escGoesBackOnlyWhenAScenarioIsOpen() {
-    #expect(AppReducer.reduce(&state, .closeKeyPressed) == [])
-    _ = AppReducer.reduce(&state, .openKeyPressed)
-    #expect(AppReducer.reduce(&state, .closeKeyPressed) == [.goBack])
-    #expect(AppReducer.reduce(&state, .scenarioClosed) == [])
-    #expect(state.openScenario == nil)
-    #expect(state.log.last == LogEntry(time: .zero, kind: .closed, text: "Closure capture (strong)"))
+  @Test mutating func escGoesBackOnlyWhenAScenarioIsOpenAndTheCloseIsLogged() {
+    expect(&state, .closeKeyPressed)
+    openFirstScenario()
+    expect(&state, .closeKeyPressed, effects: [.goBack])
+    expect(&state, .scenarioClosed) {
+      $0.openScenario = nil
+      $0.log.append(LogEntry(time: .zero, kind: .closed, text: "Closure capture (strong)"))
+    }
   }
 
   @Test mutating func theOverlayCyclesAlwaysOnlyWithIssuesHidden() {
-    _ = AppReducer.reduce(&state, .overlayKeyPressed)
-    #expect(state.overlayMode == .onlyWithIssues)
+    expect(&state, .overlayKeyPressed) {
+      $0.overlayMode = .onlyWithIssues
+      $0.notice = "Overlay: only with issues"
+    }
     #expect(!state.isOverlayVisible)
-    _ = AppReducer.reduce(&state, .overlayKeyPressed)
-    #expect(state.overlayMode == .hidden)
-    _ = AppReducer.reduce(&state, .overlayKeyPressed)
-    #expect(state.overlayMode == .always)
+    expect(&state, .overlayKeyPressed) {
+      $0.overlayMode = .hidden
+      $0.notice = "Overlay: hidden"
+    }
+    expect(&state, .overlayKeyPressed) {
+      $0.overlayMode = .always
+      $0.notice = "Overlay: always"
+    }
     #expect(state.isOverlayVisible)
   }
 
   @Test mutating func withHelpShownAKeyOnlyClosesItButQuitStillQuits() {
-    _ = AppReducer.reduce(&state, .helpKeyPressed)
-    #expect(state.isHelpVisible)
+    expect(&state, .helpKeyPressed) { $0.isHelpVisible = true }
     #expect(state.keyContext == .help)
-    #expect(AppReducer.reduce(&state, .moveDownPressed) == [])
-    #expect(!state.isHelpVisible)
-    #expect(state.selectedIndex == 0)
-    _ = AppReducer.reduce(&state, .helpKeyPressed)
-    _ = AppReducer.reduce(&state, .quitKeyPressed)
-    #expect(state.isQuitRequested)
+    expect(&state, .moveDownPressed) { $0.isHelpVisible = false }
+    expect(&state, .helpKeyPressed) { $0.isHelpVisible = true }
+    expect(&state, .quitKeyPressed) { $0.isQuitRequested = true }
   }
 
   @Test mutating func scriptsSelectScenariosByIdAndSetModes() {
-    _ = AppReducer.reduce(&state, .scenarioSelected(id: "sample-delayed"))
-    #expect(state.selectedIndex == 2)
-    _ = AppReducer.reduce(&state, .modeSet(.weak))
-    #expect(state.catalogue[2].mode == .weak)
-    _ = AppReducer.reduce(&state, .scenarioSelected(id: "no-such-scenario"))
-    #expect(state.selectedIndex == 2)
+    expect(&state, .scenarioSelected(id: "sample-delayed")) { $0.selectedIndex = 2 }
+    expect(&state, .modeSet(.weak)) {
+      $0.catalogue[2].mode = .weak
+      $0.notice = "Delayed dispatch: weak (fixed)"
+    }
+    expect(&state, .scenarioSelected(id: "no-such-scenario"))
   }
 
   @Test mutating func theExplainViewOpensAndClosesEvenWithoutLeaks() {
-    _ = AppReducer.reduce(&state, .explainKeyPressed)
-    #expect(state.explainedLeakIndex == 0)
+    expect(&state, .explainKeyPressed) { $0.explainedLeakIndex = 0 }
     #expect(state.keyContext == .explain)
-    _ = AppReducer.reduce(&state, .closeKeyPressed)
-    #expect(state.explainedLeakIndex == nil)
+    expect(&state, .closeKeyPressed) { $0.explainedLeakIndex = nil }
+  }
+
+  @Test mutating func theLogKeepsOnlyTheNewestEntries() {
+    let full = (1...AppState.logLimit).map { LogEntry(time: .seconds($0), kind: .action, text: "\($0)") }
+    state.appendToLog(full + full)
+    #expect(state.log == full)
+    expect(&state, .openKeyPressed, effects: [.open(id: "sample-closure", mode: .strong)]) {
+      $0.openScenario = OpenScenario(id: "sample-closure", mode: .strong)
+      $0.log =
+        Array(full.dropFirst()) + [LogEntry(time: .zero, kind: .opened, text: "Closure capture (strong)")]
+    }
   }
 
   @Test mutating func qQuits() {
-    _ = AppReducer.reduce(&state, .quitKeyPressed)
-    #expect(state.isQuitRequested)
+    expect(&state, .quitKeyPressed) { $0.isQuitRequested = true }
+  }
+
+  // MARK: The helper
+
+  @Test func aFieldDifferenceNamesOnlyTheFieldsThatChanged() {
+    var changed = state
+    changed.selectedIndex = 2
+    changed.notice = "hello"
+    #expect(
+      fieldDifference(state, changed)
+        == "- selectedIndex: 0\n+ selectedIndex: 2\n- notice: nil\n+ notice: Optional(\"hello\")")
+    #expect(fieldDifference(state, state).isEmpty)
   }
 }

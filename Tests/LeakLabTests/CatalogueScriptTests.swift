@@ -1,21 +1,40 @@
 import Foundation
-import LeakLab
+import LeakLabTestSupport
+import Scenarios
 import StepScripts
 import Testing
+
+@testable import LeakLab
 
 /// Every step script under `Scenarios/Scripts` passes headless, on the manual clock.
 @MainActor
 @Suite struct CatalogueScriptTests {
-  nonisolated static let directory = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    .appendingPathComponent("Scenarios/Scripts")
+  nonisolated static let directory = packageRoot.appendingPathComponent("Scenarios/Scripts")
 
   nonisolated static let files: [String] =
     ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? [])
     .filter { $0.hasSuffix(".leaklab") }.sorted()
 
-  @Test func thereIsAScriptPerScenarioAndMode() {
-    #expect(Self.files.count == 20)
+  @Test func thereIsAScriptPerScenarioAndModeAndNoOther() {
+    let expected = Catalogue.all.flatMap { scenario in
+      ScenarioMode.allCases.map { "\(scenario.id).\($0.rawValue).leaklab" }
+    }
+    #expect(Self.files == expected.sorted())
+  }
+
+  @Test(arguments: files)
+  func eachScriptSelectsItsScenarioAndSetsItsMode(file: String) throws {
+    let parts = file.split(separator: ".")
+    let text = try String(contentsOf: Self.directory.appendingPathComponent(file), encoding: .utf8)
+    let commands = try StepScriptParser.parse(text, file: file).steps.map(\.command)
+    let selects = commands.filter { if case .select = $0 { true } else { false } }
+    #expect(selects == [.select(String(parts[0]))])
+    #expect(commands.contains(.mode(try #require(StepMode(rawValue: String(parts[1]))))))
+  }
+
+  @Test func aScriptsModeIsTheScenarioModeOfTheSameName() {
+    #expect(StepMode.allCases.map(\.rawValue) == ScenarioMode.allCases.map(\.rawValue))
+    #expect(StepMode.allCases.map { ScenarioMode($0).rawValue } == StepMode.allCases.map(\.rawValue))
   }
 
   @Test(arguments: files)

@@ -1,7 +1,7 @@
 import Foundation
 import LeakLab
-import LeakLabTerminal
 import Scenarios
+import TerminalAutomation
 import Testing
 import TextGrid
 
@@ -90,14 +90,12 @@ struct EndToEndTests {
     #expect(piped.error.hasPrefix("leaklab: ") && piped.error.filter { $0 == "\n" }.count == 1)
   }
 
-  /// Needs the real catalogue (merged separately): strong leaks, weak does not.
-  @Test(
-    .enabled(if: Catalogue.all.contains { $0.id == "closure-capture" }, "the catalogue is not merged yet"))
-  func closureCaptureLeaksInStrongModeAndNotInWeakMode() throws {
+  /// The same scenario leaks in its strong form and stays clean, past the grace delay, in its weak form.
+  @Test func closureCaptureLeaksInStrongModeAndNotInWeakMode() throws {
     let session = try start()
     defer { session.kill() }
     try waitForLabel("No issues detected", in: session)
-    let index = Catalogue.all.firstIndex { $0.id == "closure-capture" }!
+    let index = try #require(Catalogue.all.firstIndex { $0.id == "closure-capture" })
     for _ in 0..<index { try session.sendKeys("Down") }
     let actions = Catalogue.all[index].actions.indices.map { "\($0 + 1)" }
 
@@ -105,18 +103,18 @@ struct EndToEndTests {
     try session.waitFor(text: "Phone · strong")
     for key in actions { try session.sendKeys(key) }
     try closeScenario(in: session)
-    let leaked = try session.waitUntil("a Leaked: label") {
-      OverlayReader.summaryLabel(in: $0)?.hasPrefix("Leaked: ") == true
-    }
-    #expect(OverlayReader.summaryLabel(in: leaked)?.hasPrefix("Leaked: ") == true)
+    try waitForLabel("Leaked: LoadFeedUseCase#1, FeedService#1", in: session)
 
     try session.sendKeys("w")
     try session.sendKeys("Enter")
     try session.waitFor(text: "Phone · weak")
+    try waitForLabel("No issues detected", in: session)
     for key in actions { try session.sendKeys(key) }
     try closeScenario(in: session)
-    usleep(1_500_000)  // past the 1 s grace delay: a leak would show by now
-    try waitForLabel("No issues detected", in: session)
+    // Real time: the grace delay is 1 s; every frame for 1.5 s after the close must read clean.
+    try session.requireThroughout("the label \"No issues detected\"", for: .milliseconds(1500)) {
+      OverlayReader.summaryLabel(in: $0) == "No issues detected"
+    }
 
     try session.sendKeys("q")
     try expectRestoredAfterExit(session, status: 0)

@@ -73,22 +73,6 @@ import TextGrid
     let keys = keyMap.bindings.flatMap(\.keys)
     #expect(Set(keys).count == keys.count)
   }
-
-  @Test func theReadmeKeyTableIsTheKeyMapsTable() throws {
-    let readme = try String(
-      contentsOf: Snapshots.packageRoot.appendingPathComponent("Sources/LeakLab/README.md"), encoding: .utf8)
-    #expect(
-      readme.contains(keyMap.markdownTable),
-      "update the table in Sources/LeakLab/README.md:\n\(keyMap.markdownTable)")
-  }
-
-  @Test func theReadmeScreenCaptureIsTheRecordedSnapshot() throws {
-    let readme = try String(
-      contentsOf: Snapshots.packageRoot.appendingPathComponent("Sources/LeakLab/README.md"), encoding: .utf8)
-    let capture = try String(
-      contentsOf: Snapshots.directory.appendingPathComponent("readme-100x30.txt"), encoding: .utf8)
-    #expect(readme.contains(capture), "paste __Snapshots__/readme-100x30.txt into Sources/LeakLab/README.md")
-  }
 }
 
 /// The status bar's text, as rendered.

@@ -1,19 +1,9 @@
 import Foundation
+import LeakLabTestSupport
 
 /// The `leaklab` executable built next to the test bundle.
 enum LeakLabBinary {
-  static let path: String = {
-    if let path = ProcessInfo.processInfo.environment["LEAKLAB_BINARY"] { return path }
-    let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-    var directory = executable.deletingLastPathComponent()
-    // On platforms with bundles the test binary sits inside `X.xctest/Contents/MacOS`.
-    while directory.path != "/"
-      && !FileManager.default.fileExists(atPath: directory.appendingPathComponent("leaklab").path)
-    {
-      directory.deleteLastPathComponent()
-    }
-    return directory.appendingPathComponent("leaklab").path
-  }()
+  static let path = builtExecutable(named: "leaklab")
 
   /// Runs `leaklab` (or `executable`) with `arguments` outside a terminal;
   /// returns its status and output.

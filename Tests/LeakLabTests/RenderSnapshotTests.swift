@@ -1,4 +1,6 @@
 import LeakLabTerminal
+import LeakLabTestSupport
+import Scenarios
 import Testing
 import TextGrid
 
@@ -91,6 +93,19 @@ import TextGrid
     app.send(.closeKeyPressed)
     app.advance(.seconds(4))
     expectSnapshot(of: render(app.state, size: Size(width: 100, height: 30)), named: "readme-100x30")
+  }
+
+  /// The main README's picture: the real catalogue, one second after the leaky closure capture closed.
+  @Test func mainReadmeScreen() {
+    let app = TestApp(catalogue: Catalogue.all)
+    app.advance(.milliseconds(300))
+    app.send(.openKeyPressed)
+    app.advance(.milliseconds(900))
+    app.send(.actionKeyPressed(1))
+    app.advance(.milliseconds(400))
+    app.send(.closeKeyPressed)
+    app.advance(.seconds(1))
+    expectSnapshot(of: render(app.state, size: Size(width: 100, height: 30)), named: "main-readme-100x30")
   }
 
   @Test func renderingNeverCrashesAtAnySize() {

@@ -1,4 +1,5 @@
 import Foundation
+import LeakLabTestSupport
 import Testing
 
 @testable import Scenarios

@@ -63,4 +63,29 @@ import Testing
     rig.scheduler.advance(by: .milliseconds(1))
     #expect(rig.label == "Leaked: LoadFeedUseCase#1, FeedService#1")
   }
+
+  @Test func goingBackReportsOnceWhetherTheScenarioClosed() {
+    let rig = Rig()
+    #expect(rig.harness.goBack() == .nothingOpen)
+    rig.harness.open(Catalogue.alertActionCapture, mode: .weak)
+    rig.harness.runAction(at: 0)
+    #expect(rig.harness.goBack() == .stillOpen, "the alert is cancelled first")
+    #expect(rig.harness.openScenario?.id == "alert-action-capture")
+    #expect(rig.harness.goBack() == .closed)
+    #expect(rig.harness.openScenario == nil)
+    #expect(rig.harness.openScreen == nil)
+    #expect(rig.harness.goBack() == .nothingOpen)
+  }
+
+  @Test func tappingAnAlertActionByIndexNeedsAnAlertWithThatAction() {
+    let rig = Rig()
+    rig.harness.open(Catalogue.alertActionCapture, mode: .strong)
+    #expect(!rig.harness.tapAlertAction(at: 0), "no alert is shown")
+    rig.harness.runAction(at: 0)
+    let titles = rig.harness.window.topAlert?.actions.map(\.title) ?? []
+    #expect(titles.count == 2)
+    #expect(!rig.harness.tapAlertAction(at: titles.count))
+    #expect(rig.harness.tapAlertAction(at: 1))
+    #expect(rig.harness.window.topAlert == nil)
+  }
 }

@@ -86,9 +86,3 @@ func tap(_ title: String, in screen: Screen) -> Bool {
 func labelText(_ identifier: String, in screen: Screen) -> String? {
   screen.view.allViews.lazy.compactMap { $0 as? Label }.first { $0.identifier == identifier }?.text
 }
-
-/// The package root, found from this file's path.
-let packageRoot = URL(fileURLWithPath: #filePath)
-  .deletingLastPathComponent()  // ScenariosTests
-  .deletingLastPathComponent()  // Tests
-  .deletingLastPathComponent()

@@ -74,4 +74,12 @@ import Testing
   @Test func unknownKeysAreRejectedWithTheKnownNames() {
     #expect(throws: StepScriptError.self) { try StepScriptParser.parse("key F13", file: "f") }
   }
+
+  @Test func keyNamesAreTheTerminalsKeysSpaceIsTheSpaceCharacter() throws {
+    let script = try StepScriptParser.parse("key Space\nkey DOWN\nkey return\nkey Backspace\n", file: "f")
+    #expect(
+      script.steps.map(\.command) == [
+        .key(.character(" ")), .key(.down), .key(.enter), .key(.backspace),
+      ])
+  }
 }

@@ -2,14 +2,20 @@ import Foundation
 import Testing
 import TextGrid
 
-/// Compares a grid's text with the snapshot stored as `<directory>/<name>.txt`.
+/// Compares a grid's text with the snapshot `__Snapshots__/<name>.txt` beside the calling test file.
 ///
-/// With `LEAKLAB_RECORD_SNAPSHOTS=1` the snapshot is written instead, and the
-/// test fails so that a recording run never passes by accident.
+/// A mismatch fails the test with a line diff (each differing line, expected
+/// then actual). With `LEAKLAB_RECORD_SNAPSHOTS=1` the snapshot is written
+/// instead, and the test fails so that a recording run never passes by accident.
+///
+/// ```swift
+/// expectSnapshot(of: render(state, size: Size(width: 80, height: 24)), named: "start-80x24")
+/// ```
 public func expectSnapshot(
-  of grid: Grid, named name: String, in directory: URL, styled: Bool = false,
+  of grid: Grid, named name: String, styled: Bool = false, filePath: String = #filePath,
   sourceLocation: SourceLocation = #_sourceLocation
 ) {
+  let directory = snapshotDirectory(forTestFile: filePath)
   let file = directory.appendingPathComponent("\(name).txt")
   let actual = (styled ? grid.styledLines : grid.lines).joined(separator: "\n") + "\n"
   if ProcessInfo.processInfo.environment["LEAKLAB_RECORD_SNAPSHOTS"] == "1" {
@@ -26,5 +32,46 @@ public func expectSnapshot(
       sourceLocation: sourceLocation)
     return
   }
-  #expect(actual == expected, "snapshot \(name) differs", sourceLocation: sourceLocation)
+  if let difference = lineDifference(expected: expected, actual: actual) {
+    Issue.record(
+      "Snapshot \(name) differs (- expected, + actual; LEAKLAB_RECORD_SNAPSHOTS=1 records it):\n\(difference)",
+      sourceLocation: sourceLocation)
+  }
+}
+
+/// The `__Snapshots__` folder beside a test file.
+public func snapshotDirectory(forTestFile filePath: String = #filePath) -> URL {
+  URL(fileURLWithPath: filePath).deletingLastPathComponent().appendingPathComponent("__Snapshots__")
+}
+
+/// The lines that differ between two texts, each as `line N:` then `- expected` and `+ actual`;
+/// `nil` when the texts are equal.
+///
+/// At most `limit` differing lines are listed; a line count that differs is said first.
+///
+/// ```swift
+/// lineDifference(expected: "a\nb\n", actual: "a\nc\n")  // "line 2:\n- b\n+ c"
+/// ```
+public func lineDifference(expected: String, actual: String, limit: Int = 12) -> String? {
+  guard expected != actual else { return nil }
+  let old = expected.split(separator: "\n", omittingEmptySubsequences: false)
+  let new = actual.split(separator: "\n", omittingEmptySubsequences: false)
+  var report: [String] = []
+  if old.count != new.count { report.append("\(old.count) lines expected, \(new.count) actual") }
+  var shown = 0
+  for index in 0..<max(old.count, new.count) {
+    let before = index < old.count ? old[index] : nil
+    let after = index < new.count ? new[index] : nil
+    if before == after { continue }
+    if shown == limit {
+      report.append("…")
+      break
+    }
+    report += [
+      "line \(index + 1):", before.map { "- \($0)" } ?? "- (no line)",
+      after.map { "+ \($0)" } ?? "+ (no line)",
+    ]
+    shown += 1
+  }
+  return report.joined(separator: "\n")
 }

@@ -28,4 +28,11 @@ import TextGrid
     #expect("short".truncated(toWidth: 5) == "short")
     #expect("short".truncated(toWidth: 0) == "")
   }
+
+  @Test func paddedFillsColumnsNotCharacters() {
+    #expect("id".padded(toWidth: 4) == "id  ")
+    #expect("漢字".padded(toWidth: 6) == "漢字  ")
+    #expect("longer".padded(toWidth: 3) == "longer")
+    #expect("".padded(toWidth: 2) == "  ")
+  }
 }

@@ -1,3 +1,4 @@
+import LeakLabTestSupport
 import Testing
 import TextGrid
 

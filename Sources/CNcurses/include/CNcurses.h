@@ -33,10 +33,6 @@ int cn_put_cell(WINDOW *window, int y, int x, const wchar_t *chars, int count, a
 /// glibc's wcwidth in the C.UTF-8 locale (for comparison in tests); -1 when unprintable.
 int cn_wcwidth_utf8(wchar_t character);
 
-/// pipe2(fds, O_CLOEXEC): a pipe whose ends are not inherited by spawned programs
-/// (glibc declares pipe2 only under _GNU_SOURCE).
-int cn_pipe_cloexec(int fds[2]);
-
 /// Unblocks SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGWINCH, SIGTSTP and SIGCONT for
 /// the calling thread (a process started from a Swift thread can inherit them blocked).
 void cn_unblock_signals(void);

@@ -1,20 +1,20 @@
 import Foundation
 
-/// Runs async main-actor work from synchronous code on the main thread by
+/// Runs async main-actor work from synchronous code on the main thread, by
 /// spinning the main run loop until it finishes.
 ///
-/// `leaklab`'s root command is synchronous on purpose: the terminal app blocks
-/// the main thread in its input loop and drains the main queue itself between
-/// key presses. Inside an `async` main that loop would itself be main-queue
-/// work, and the queue would never drain (measured: the detector's sweeps never
-/// ran). Commands that need `await` (`check`) come through here instead.
+/// A synchronous `main` that blocks the main thread (a terminal app's input
+/// loop, a program run under valgrind) drains the main queue itself, which is
+/// how a ``LiveScheduler``'s work runs. Inside an `async` main such a loop would
+/// itself be main-queue work, and the queue would never drain (measured: a
+/// detector's sweeps never ran). Work that needs `await` comes through here.
 ///
 /// ```swift
 /// let results = MainRunLoop.run { await CatalogueCheck.run() }
 /// ```
-enum MainRunLoop {
+public enum MainRunLoop {
   /// Runs `body` on the main actor and returns its result; call from the main thread.
-  static func run<Result: Sendable>(_ body: @escaping @MainActor () async -> Result) -> Result {
+  public static func run<Result: Sendable>(_ body: @escaping @MainActor () async -> Result) -> Result {
     precondition(Thread.isMainThread, "MainRunLoop.run must be called on the main thread")
     let box = Box<Result>()
     Task { @MainActor in box.value = await body() }

@@ -79,15 +79,66 @@ public final class ScenarioHarness {
     }
   }
 
+  /// Taps the shown alert's action at `index`; `false` if no alert is shown or it has no such action.
+  ///
+  /// The app's number keys tap alert actions by position, as a user sees them:
+  ///
+  /// ```swift
+  /// harness.runAction(at: 0)         // "Delete draft" shows the alert
+  /// harness.tapAlertAction(at: 1)    // its second action, "Delete"
+  /// ```
+  @discardableResult
+  public func tapAlertAction(at index: Int) -> Bool {
+    guard let actions = window.topAlert?.actions, actions.indices.contains(index) else { return false }
+    return window.tapAlertAction(titled: actions[index].title)
+  }
+
+  /// What one step back did.
+  public enum BackOutcome: Equatable, Sendable {
+    /// No scenario was open.
+    case nothingOpen
+    /// An alert or a modal closed; the scenario's screen is still shown.
+    case stillOpen
+    /// The scenario's screen left the stack and was handed to the detector;
+    /// the harness no longer has an open scenario.
+    case closed
+  }
+
+  /// Goes back once, as Esc would: cancels an alert, dismisses a modal, or
+  /// pops; reports whether that closed the open scenario.
+  ///
+  /// ```swift
+  /// harness.open(Catalogue.alertActionCapture, mode: .strong)
+  /// harness.runAction(at: 0)  // shows an alert
+  /// harness.goBack()          // .stillOpen: the alert was cancelled
+  /// harness.goBack()          // .closed: the screen was popped
+  /// ```
+  @discardableResult
+  public func goBack() -> BackOutcome {
+    window.goBack()
+    guard openScenario != nil else { return .nothingOpen }
+    if isOpenScreenShown { return .stillOpen }
+    openScreen = nil
+    openScenario = nil
+    return .closed
+  }
+
   /// Goes back (cancelling alerts, dismissing modals, popping) until the open
   /// scenario's screen has left the stack.
   public func close() {
     var attempts = 0
-    while let screen = openScreen, screen.parent != nil || screen.presentingScreen != nil, attempts < 10 {
+    while isOpenScreenShown, attempts < 10 {
       window.goBack()
       attempts += 1
     }
     openScreen = nil
     openScenario = nil
+  }
+
+  /// Whether the open scenario's screen is still in the window: pushed on the
+  /// stack or presenting. (The harness holds it weakly: gone means not shown.)
+  private var isOpenScreenShown: Bool {
+    guard let screen = openScreen else { return false }
+    return screen.parent != nil || screen.presentingScreen != nil
   }
 }

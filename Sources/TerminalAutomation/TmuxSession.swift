@@ -30,6 +30,8 @@ public final class TmuxSession: Sendable {
     case launchFailed(String)
     /// The screen did not show what was awaited in time; `screen` is the last capture.
     case timedOut(waitingFor: String, screen: [String])
+    /// The screen stopped showing what had to hold; `screen` is the capture where it broke.
+    case stoppedHolding(String, screen: [String])
 
     public var description: String {
       switch self {
@@ -39,6 +41,8 @@ public final class TmuxSession: Sendable {
         message
       case .timedOut(let awaited, let screen):
         "timed out waiting for \(awaited); the screen shows:\n" + screen.joined(separator: "\n")
+      case .stoppedHolding(let claim, let screen):
+        "the screen stopped showing \(claim); it shows:\n" + screen.joined(separator: "\n")
       }
     }
   }
@@ -155,6 +159,24 @@ public final class TmuxSession: Sendable {
   @discardableResult
   public func waitFor(text: String, timeout: Duration = .seconds(10)) throws(Failure) -> [String] {
     try waitUntil("\"\(text)\"", timeout: timeout) { screen in screen.contains { $0.contains(text) } }
+  }
+
+  /// Polls the screen for `duration` and throws at the first capture where `condition` fails.
+  ///
+  /// For a claim about real time ("the label stays clean past the grace
+  /// delay"): unlike a sleep, every capture in the window is checked, every 10 ms.
+  /// Returns the last screen.
+  @discardableResult
+  public func requireThroughout(
+    _ description: String, for duration: Duration, _ condition: ([String]) -> Bool
+  ) throws(Failure) -> [String] {
+    let deadline = ContinuousClock.now + duration
+    while true {
+      let screen = try capture()
+      guard condition(screen) else { throw .stoppedHolding(description, screen: screen) }
+      if ContinuousClock.now >= deadline { return screen }
+      usleep(10_000)
+    }
   }
 
   /// Polls until the program has exited; returns its exit status.

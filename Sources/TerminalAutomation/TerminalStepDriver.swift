@@ -59,7 +59,9 @@ public final class TerminalStepDriver: StepDriver {
     case .open: try send(["Enter"])
     case .action(let number), .alert(let number): try send(["\(number)"])
     case .close: try send(["Escape"])
-    case .key(let key): try send([Self.tmuxName(key)])
+    case .key(let key):
+      guard let name = Self.tmuxName(key) else { throw .invalidInput("\(key.name) cannot be typed") }
+      try send([name])
     case .wait(let duration):
       Thread.sleep(forTimeInterval: duration.secondsValue)
       try settle()
@@ -107,8 +109,10 @@ public final class TerminalStepDriver: StepDriver {
     }
   }
 
-  static func tmuxName(_ key: StepKey) -> String {
+  /// The name tmux's `send-keys` knows `key` by; `nil` for a resize, which is not a key press.
+  nonisolated static func tmuxName(_ key: Key) -> String? {
     switch key {
+    case .character(" "): "Space"
     case .character(let character): String(character)
     case .up: "Up"
     case .down: "Down"
@@ -118,7 +122,15 @@ public final class TerminalStepDriver: StepDriver {
     case .escape: "Escape"
     case .backspace: "BSpace"
     case .tab: "Tab"
-    case .space: "Space"
+    case .backTab: "BTab"
+    case .pageUp: "PPage"
+    case .pageDown: "NPage"
+    case .home: "Home"
+    case .end: "End"
+    case .delete: "DC"
+    case .function(let number): "F\(number)"
+    case .control(let character): "C-\(character)"
+    case .resize: nil
     }
   }
 }

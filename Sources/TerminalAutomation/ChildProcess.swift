@@ -1,4 +1,4 @@
-import CNcurses
+import CSpawn
 import Foundation
 
 /// Runs a program with `posix_spawn`, collects its output and waits for it with `waitpid`.
@@ -7,20 +7,29 @@ import Foundation
 /// a daemon behind (a tmux server). The child starts with no blocked signals
 /// and default signal actions, whatever the calling thread had, and with
 /// standard input from `/dev/null`.
-struct ChildProcess {
+///
+/// ```swift
+/// let result = try ChildProcess.run(["tmux", "-V"], environment: ProcessInfo.processInfo.environment)
+/// print(result.status, result.standardOutput)  // 0 tmux 3.3a
+/// ```
+public struct ChildProcess {
   /// How a finished program ended and what it wrote.
-  struct Result: Sendable {
+  public struct Result: Sendable {
     /// The exit status, or 128 + signal number when a signal ended it.
-    var status: Int32
-    var standardOutput: String
-    var standardError: String
+    public var status: Int32
+    /// Everything the program wrote to standard output.
+    public var standardOutput: String
+    /// Everything the program wrote to standard error.
+    public var standardError: String
   }
 
   /// Why a program could not be run.
-  struct LaunchError: Error, CustomStringConvertible {
-    var program: String
-    var code: Int32
-    var description: String { "cannot run \(program): \(String(cString: strerror(code)))" }
+  public struct LaunchError: Error, CustomStringConvertible {
+    /// The program that could not be run.
+    public var program: String
+    /// The `errno` value of the failure.
+    public var code: Int32
+    public var description: String { "cannot run \(program): \(String(cString: strerror(code)))" }
   }
 
   /// Runs `arguments` (the program is looked up in `PATH` unless it contains a `/`).
@@ -28,12 +37,12 @@ struct ChildProcess {
   /// - Parameters:
   ///   - environment: the complete environment of the child.
   ///   - timeout: after this long the child is killed with SIGKILL.
-  static func run(
+  public static func run(
     _ arguments: [String], environment: [String: String], timeout: Duration = .seconds(30)
   ) throws(LaunchError) -> Result {
     var output: [Int32] = [-1, -1]
     var errors: [Int32] = [-1, -1]
-    guard cn_pipe_cloexec(&output) == 0, cn_pipe_cloexec(&errors) == 0 else {
+    guard cs_pipe_cloexec(&output) == 0, cs_pipe_cloexec(&errors) == 0 else {
       throw LaunchError(program: arguments[0], code: errno)
     }
     var actions = posix_spawn_file_actions_t()

@@ -55,10 +55,5 @@ while let option = arguments.popFirst() {
 
 // Async work on the main actor, driven by the main run loop: the async main's
 // exit path (dispatch's signal thread) crashes valgrind 3.19.
-final class Outcome: @unchecked Sendable { var claim: DetectorClaim? }
-let outcome = Outcome()
-Task { @MainActor in outcome.claim = await probe(scenario, mode: mode, until: moment) }
-while outcome.claim == nil {
-  _ = RunLoop.main.run(mode: .default, before: Date(timeIntervalSinceNow: 0.05))
-}
-print(String(decoding: try JSONEncoder().encode(outcome.claim), as: UTF8.self))
+let claim = MainRunLoop.run { await probe(scenario, mode: mode, until: moment) }
+print(String(decoding: try JSONEncoder().encode(claim), as: UTF8.self))

@@ -1,5 +1,6 @@
 import Glibc
 import LeakClock
+import TextGrid
 
 /// The median duration of `repetitions` runs of `body`.
 func measure(repetitions: Int, _ body: () -> Void) -> Duration {
@@ -44,11 +45,11 @@ func nanosecondsPerItem(_ duration: Duration, _ count: Int) -> String {
 /// Prints a table with a title, a header row and left-aligned columns.
 func printTable(title: String, header: [String], rows: [[String]]) {
   let columns = header.indices.map { column in
-    ([header] + rows).map { $0.indices.contains(column) ? $0[column].count : 0 }.max() ?? 0
+    ([header] + rows).map { $0.indices.contains(column) ? $0[column].displayWidth : 0 }.max() ?? 0
   }
   func line(_ cells: [String]) -> String {
     cells.enumerated().map { column, cell in
-      cell.padding(toLength: columns[column])
+      cell.padded(toWidth: columns[column])
     }.joined(separator: "  ")
   }
   print("\n\(title)")
@@ -77,10 +78,4 @@ func ratio(_ slower: Duration, _ faster: Duration) -> String {
 private func rounded(_ value: Double) -> String {
   let scaled = (value * 10).rounded() / 10
   return scaled == scaled.rounded() ? "\(Int(scaled))" : "\(scaled)"
-}
-
-extension String {
-  fileprivate func padding(toLength length: Int) -> String {
-    count >= length ? self : self + String(repeating: " ", count: length - count)
-  }
 }

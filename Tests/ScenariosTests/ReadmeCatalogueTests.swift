@@ -1,0 +1,42 @@
+import Foundation
+import LeakLabTestSupport
+import Testing
+
+@testable import Scenarios
+
+/// The README's catalogue table is the catalogue, as the key table is the key map.
+@Suite struct ReadmeCatalogueTests {
+  /// The table the README must contain: one row per scenario, in catalogue order.
+  static var markdownTable: String {
+    var lines = ["| id | pattern | the leaky form (`strong`) leaks |", "|---|---|---|"]
+    for scenario in Catalogue.all {
+      lines.append(
+        "| `\(scenario.id)` | \(scenario.pattern) | \(leaks(scenario.expectedVerdict(for: .strong))) |")
+    }
+    return lines.joined(separator: "\n")
+  }
+
+  static func leaks(_ verdict: Verdict) -> String {
+    let names = verdict.leakedTypeNames.map { "`\($0)`" }.joined(separator: ", ")
+    switch verdict {
+    case .clean: return "nothing"
+    case .leaks: return names
+    case .temporary(_, let after): return "\(names), until \(after.components.seconds) s after the close"
+    }
+  }
+
+  @Test func theReadmeCatalogueTableIsTheCatalogue() throws {
+    let readme = try String(contentsOf: packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+    #expect(
+      readme.contains(Self.markdownTable), "update the catalogue table in README.md:\n\(Self.markdownTable)")
+  }
+
+  @Test func theTableHasARowPerScenarioAndSaysWhatATemporaryLeakIs() {
+    let rows = Self.markdownTable.split(separator: "\n").dropFirst(2)
+    #expect(rows.count == Catalogue.all.count)
+    #expect(
+      rows.contains { $0.hasPrefix("| `delayed-dispatch` |") && $0.hasSuffix("until 10 s after the close |") }
+    )
+    #expect(Self.leaks(.leaks(["B", "A"])) == "`A`, `B`")
+  }
+}
