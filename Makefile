@@ -6,7 +6,8 @@ SWIFT ?= swift
 BUILD_FLAGS ?=
 LINT_PATHS := Package.swift Sources Tools Tests Scenarios
 
-.PHONY: run test oracle lint format bench deps build clean
+.PHONY: run test test-unit test-asan test-tsan test-fuzz fuzz fuzz-build stress oracle lint format bench deps \
+	build clean
 
 ## run: build and start the leaklab terminal app
 run: deps
@@ -20,13 +21,81 @@ TERMINAL_SCRIPTS := Scenarios/Scripts/closure-capture.strong.leaklab \
 	Scenarios/Scripts/alert-action-capture.strong.leaklab \
 	Scenarios/Scripts/notification-observer.weak.leaklab
 
-## test: build and run every test (unit, snapshot, end to end), then the step scripts
+## test: build and run every test: unit (plain, AddressSanitizer, ThreadSanitizer),
+## snapshot, end to end, the step scripts both ways, the oracle, and the fuzzers
+## for a bounded number of inputs. The sanitizer and fuzz builds each have their
+## own build folder; they run side by side with the real-time terminal scripts.
 test: deps
+	$(MAKE) test-unit
+	$(MAKE) -j3 --output-sync=target test-asan test-tsan test-terminal
+	$(MAKE) test-fuzz
+	"$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/leaklab" oracle
+
+## test-unit: the unit suite and the headless step scripts (debug build)
+test-unit: deps
 	$(SWIFT) build $(BUILD_FLAGS) --build-tests
 	$(SWIFT) test $(BUILD_FLAGS) --skip-build
 	"$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/leaklab" run Scenarios/Scripts/*.leaklab
+
+## test-terminal: step scripts through the real app in tmux (real time)
+test-terminal: deps
+	$(SWIFT) build $(BUILD_FLAGS) --product leaklab
 	"$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/leaklab" run --terminal $(TERMINAL_SCRIPTS)
-	"$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/leaklab" oracle
+
+# The sanitizers' options: stop at the first error; LeakSanitizer (part of
+# ASan) ignores only the deliberate leaks listed in Tests/Sanitizers/lsan.supp.
+ASAN_ENV := ASAN_OPTIONS=detect_leaks=1:halt_on_error=1 \
+	LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/Sanitizers/lsan.supp:print_suppressions=0
+TSAN_ENV := TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1
+
+## test-asan: the unit suite under AddressSanitizer and its leak checker (.build-asan)
+test-asan: deps
+	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan
+	$(ASAN_ENV) $(SWIFT) test --skip-build --scratch-path .build-asan
+
+## test-tsan: the unit suite under ThreadSanitizer (.build-tsan)
+test-tsan: deps
+	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
+	$(TSAN_ENV) $(SWIFT) test --skip-build --scratch-path .build-tsan
+
+# libFuzzer binaries (swiftc -sanitize=fuzzer, with AddressSanitizer) in .build-fuzz.
+FUZZ_BUILD := $(SWIFT) build --scratch-path .build-fuzz --sanitize=address \
+	-Xswiftc -sanitize=fuzzer -Xswiftc -DLEAKLAB_FUZZ
+FUZZ_RUNS ?= 3000
+FUZZ_SECONDS ?= 600
+# The scenarios leak on purpose, so the script fuzzer does not check for leaks.
+FUZZ_SCRIPTS = ASAN_OPTIONS=detect_leaks=0 .build-fuzz/debug/FuzzStepScripts -timeout=30
+FUZZ_EXPLAINER = .build-fuzz/debug/FuzzExplainer -timeout=30
+
+fuzz-build: deps
+	$(FUZZ_BUILD) --product FuzzStepScripts
+	$(FUZZ_BUILD) --product FuzzExplainer
+
+## test-fuzz: both fuzz targets for a bounded number of inputs (FUZZ_RUNS, new
+## inputs in a throwaway corpus; the scripts start from Scenarios/Scripts)
+test-fuzz: fuzz-build
+	@corpus=$$(mktemp -d) && mkdir -p $$corpus/scripts $$corpus/explainer && \
+	$(FUZZ_SCRIPTS) -runs=$(FUZZ_RUNS) -artifact_prefix=$$corpus/ $$corpus/scripts Scenarios/Scripts && \
+	$(FUZZ_EXPLAINER) -runs=$(FUZZ_RUNS) -artifact_prefix=$$corpus/ $$corpus/explainer && \
+	rm -rf $$corpus
+
+## fuzz: both fuzz targets for FUZZ_SECONDS each, keeping what they find in
+## .fuzz/ (inputs that crash are saved there as crash-*; replay one with
+## `swift run FuzzStepScripts .fuzz/crash-…`)
+fuzz: fuzz-build
+	mkdir -p .fuzz/scripts .fuzz/explainer
+	$(FUZZ_SCRIPTS) -max_total_time=$(FUZZ_SECONDS) -artifact_prefix=.fuzz/ .fuzz/scripts Scenarios/Scripts
+	$(FUZZ_EXPLAINER) -max_total_time=$(FUZZ_SECONDS) -artifact_prefix=.fuzz/ .fuzz/explainer
+
+## stress: the 20-second concurrent-mutation stress, RUNS times with and
+## without naming (release build); counts crashes
+STRESS_RUNS ?= 10
+stress: deps
+	$(SWIFT) build -c release --product LeakLabStress
+	@bin="$$($(SWIFT) build -c release --show-bin-path)/LeakLabStress"; crashes=0; \
+	for naming in "" --naming; do for run in $$(seq 1 $(STRESS_RUNS)); do \
+	  "$$bin" --seconds 20 --seed $$run $$naming || crashes=$$((crashes + 1)); \
+	done; done; echo "stress: $$crashes crash(es) in $$((2 * $(STRESS_RUNS))) runs"; [ $$crashes -eq 0 ]
 
 ## oracle: check every scenario's verdict against valgrind memcheck (debug build)
 oracle: deps
@@ -52,7 +121,7 @@ build: deps
 	$(SWIFT) build $(BUILD_FLAGS)
 
 clean:
-	rm -rf .build
+	rm -rf .build .build-asan .build-tsan .build-fuzz
 
 ## deps: install the system packages the project needs (apt, as root) or say which
 deps:

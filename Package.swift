@@ -99,6 +99,25 @@ let package = Package(
       dependencies: ["LeakLabTerminal", "TextGrid"],
       path: "Tools/TerminalSmoke"
     ),
+    // The concurrent-mutation stress: threads rewire a graph while the explainer reads it.
+    .executableTarget(
+      name: "LeakLabStress",
+      dependencies: ["LeakClock", "LeakDetector", "RetainGraph"],
+      path: "Tools/LeakLabStress"
+    ),
+    // Fuzz targets (`make fuzz`): libFuzzer binaries when built with -sanitize=fuzzer
+    // -DLEAKLAB_FUZZ, replayers of saved inputs otherwise.
+    .target(name: "FuzzSupport", path: "Tools/FuzzSupport"),
+    .executableTarget(
+      name: "FuzzStepScripts",
+      dependencies: ["FuzzSupport", "LeakLab", "StepScripts"],
+      path: "Tools/FuzzStepScripts"
+    ),
+    .executableTarget(
+      name: "FuzzExplainer",
+      dependencies: ["FuzzSupport", "RetainGraph"],
+      path: "Tools/FuzzExplainer"
+    ),
     // `make bench`: release-build benchmarks, medians and ratios side by side.
     .executableTarget(
       name: "LeakLabBenchmarks",
@@ -116,7 +135,7 @@ let package = Package(
     ),
     .testTarget(name: "LeakClockTests", dependencies: ["LeakClock"]),
     .testTarget(name: "LeakDetectorTests", dependencies: ["LeakDetector", "LeakClock"]),
-    .testTarget(name: "RetainGraphTests", dependencies: ["RetainGraph"]),
+    .testTarget(name: "RetainGraphTests", dependencies: ["RetainGraph", "LeakLabTestSupport"]),
     .testTarget(
       name: "LeakTestingTests",
       dependencies: ["LeakTesting", "LeakDetector", "LeakClock", "ScreenKit", "LeakLabTestSupport"]

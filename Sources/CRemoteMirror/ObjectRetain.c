@@ -68,9 +68,27 @@ static uintptr_t rm_countWord(uintptr_t address, uintptr_t metadata, uint64_t *b
   return rm_canIncrement(entry[2]) ? side + RMSideTableBitsOffset : 0;
 }
 
+// The compare-and-swap may be handed a word that was freed a moment ago (and
+// then fails, without writing): AddressSanitizer must not treat the attempt as
+// a use after free. Every other access here goes through process_vm_readv.
+#define RM_MAY_TOUCH_FREED_MEMORY __attribute__((no_sanitize("address")))
+
+// Whether `address` holds a live, not deinitialising object with `metadata`
+// whose counts are inline or in a side table that points back at it.
+static bool rm_isLiveObject(uintptr_t address, uintptr_t metadata) {
+  uint64_t header[2];
+  if (rm_read(address, header, sizeof header, true) != sizeof header || header[0] != metadata) return false;
+  if (rm_isImmortal(header[1])) return true;
+  uintptr_t side = rm_sideTable(header[1]);
+  if (side == 0) return !(header[1] & (RMUseSlowRC | RMDeiniting)) && (header[1] & RMUnownedMask) != 0;
+  uint64_t entry[3];
+  return (side & 15) == 0 && rm_read(side, entry, sizeof entry, true) == sizeof entry && entry[0] == address
+    && !(entry[2] & (RMUseSlowRC | RMDeiniting));
+}
+
 // Gives back the strong reference added at `word`, as long as the word still
 // shows it (a live count with at least one extra strong reference).
-static void rm_giveBack(uintptr_t word) {
+RM_MAY_TOUCH_FREED_MEMORY static void rm_giveBack(uintptr_t word) {
   uint64_t *target = (uint64_t *)word;
   uint64_t current = __atomic_load_n(target, __ATOMIC_RELAXED);
   while (!(current & (RMUseSlowRC | RMDeiniting)) && (current & RMStrongMask) != 0) {
@@ -80,7 +98,7 @@ static void rm_giveBack(uintptr_t word) {
   }
 }
 
-void *rm_retainIfLive(uintptr_t address, uintptr_t metadata) {
+RM_MAY_TOUCH_FREED_MEMORY void *rm_retainIfLive(uintptr_t address, uintptr_t metadata) {
   if (address < 0x10000 || (address & 7) != 0 || metadata == 0) return NULL;
   uint64_t bits = 0;
   bool immortal = false;
@@ -91,11 +109,9 @@ void *rm_retainIfLive(uintptr_t address, uintptr_t metadata) {
   if (!__atomic_compare_exchange_n(
         (uint64_t *)word, &expected, bits + RMStrongOne, false, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
     return NULL;
-  // Held now, if it is an object: it must still be the same one.
-  uint64_t again = 0;
-  bool stillImmortal = false;
-  uintptr_t sameWord = rm_countWord(address, metadata, &again, &stillImmortal);
-  if (sameWord == word) return (void *)address;
+  // Held now, if it is an object: it must still be a live one with `metadata`.
+  // (Its counts may have moved to a new side table meanwhile, ours with them.)
+  if (rm_isLiveObject(address, metadata)) return (void *)address;
   rm_giveBack(word);
   return NULL;
 }

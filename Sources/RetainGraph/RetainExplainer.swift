@@ -1,5 +1,4 @@
 import CRemoteMirror
-import Synchronization
 
 /// Explains why a live object is still alive: the shortest strong retain
 /// cycle through it, else a strong path from a registered root, else an
@@ -31,7 +30,7 @@ public final class RetainExplainer: Sendable {
   public let limits: SearchLimits
   private let naming: (@Sendable (AnyObject) -> String?)?
   private let engine: ReflectionEngine?
-  private let roots = Mutex<[Root]>([])
+  private let roots = PthreadLocked<[Root]>([])
 
   /// A weakly held root. `@unchecked Sendable`: every stored property is
   /// immutable except the weak reference, which the runtime reads and

@@ -113,13 +113,16 @@ import Testing
   final class Poller: @unchecked Sendable {
     let scheduler: ManualScheduler
     var runs: [Duration] = []
+    private var pending: ScheduledWork?
     init(_ scheduler: ManualScheduler) { self.scheduler = scheduler }
     func arm() {
-      scheduler.schedulePoll(after: .milliseconds(100)) { [self] in
+      pending = scheduler.schedulePoll(after: .milliseconds(100)) { [self] in
         runs.append(scheduler.now)
         arm()
       }
     }
+    /// Cancels the next run, so the poller and the scheduler can go away.
+    func stop() { pending?.cancel() }
   }
 
   @Test func aPollWithNothingElseHappeningRunsOncePerAdvance() {
@@ -131,6 +134,7 @@ import Testing
     scheduler.advance(by: .seconds(3600))
     #expect(poller.runs == [.milliseconds(100), .seconds(3600)])
     #expect(scheduler.now == .seconds(7200))
+    poller.stop()
   }
 
   @Test func aWaitingPollRunsRightAfterOtherWork() {
@@ -142,6 +146,7 @@ import Testing
     scheduler.advance(by: .seconds(10))
     #expect(order == ["work at 2.5 seconds"])
     #expect(poller.runs == [.milliseconds(100), .milliseconds(2500)])
+    poller.stop()
   }
 
   @Test func waitingPollsAreStillPendingWorkAndCanBeCancelled() {
