@@ -6,8 +6,8 @@ SWIFT ?= swift
 BUILD_FLAGS ?=
 LINT_PATHS := Package.swift Sources Tools Tests Scenarios
 
-.PHONY: run test test-unit test-asan test-tsan test-fuzz fuzz fuzz-build stress oracle lint format bench deps \
-	build clean
+.PHONY: run test test-unit test-terminal test-asan test-tsan test-fuzz fuzz fuzz-build stress oracle lint format \
+	bench deps build clean docs-images
 
 ## run: build and start the leaklab terminal app
 run: deps
@@ -116,6 +116,17 @@ format:
 bench: deps
 	$(SWIFT) run -c release LeakLabBenchmarks detector
 	$(SWIFT) run -c release LeakLabBenchmarks retaingraph
+	$(SWIFT) run -c release LeakLabBenchmarks graph
+
+## docs-images: the pictures the README shows, made from the real program
+## (the DOT `leaklab explain` prints, rendered by Graphviz); a test checks they are current
+DOCS_IMAGES := docs/images
+docs-images: deps
+	$(SWIFT) build $(BUILD_FLAGS) --product leaklab
+	mkdir -p $(DOCS_IMAGES)
+	"$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/leaklab" explain alert-action-capture --format dot \
+		> $(DOCS_IMAGES)/alert-action-capture.dot
+	dot -Tsvg $(DOCS_IMAGES)/alert-action-capture.dot -o $(DOCS_IMAGES)/alert-action-capture.svg
 
 build: deps
 	$(SWIFT) build $(BUILD_FLAGS)

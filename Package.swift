@@ -18,6 +18,8 @@ let package = Package(
     .library(name: "LeakTesting", targets: ["LeakTesting"]),
     .library(name: "ScreenKit", targets: ["ScreenKit"]),
     .library(name: "MemcheckOracle", targets: ["MemcheckOracle"]),
+    .library(name: "GraphLayout", targets: ["GraphLayout"]),
+    .library(name: "RetainGraphDrawing", targets: ["RetainGraphDrawing"]),
     .executable(name: "leaklab", targets: ["leaklab"]),
   ],
   dependencies: [
@@ -40,13 +42,17 @@ let package = Package(
     // Leak-test helpers for XCTest and Swift Testing, in any package.
     .target(
       name: "LeakTesting",
-      dependencies: ["LeakDetector", "LeakClock", "RetainGraph"],
+      dependencies: ["LeakDetector", "LeakClock", "RetainGraph", "RetainGraphDrawing", "GraphLayout"],
       exclude: ["README.md"]
     ),
     // Simulated UIKit: screens, views, navigation, alerts.
     .target(name: "ScreenKit", dependencies: ["LeakClock"]),
     // A second judge: valgrind memcheck's leak report, read and compared.
     .target(name: "MemcheckOracle"),
+    // Pictures of retain graphs: a graph in, a TextGrid Grid or DOT / Mermaid / JSON out.
+    .target(name: "GraphLayout", dependencies: ["TextGrid"], exclude: ["README.md"]),
+    // RetainGraph's explanations as GraphLayout graphs (neither depends on the other).
+    .target(name: "RetainGraphDrawing", dependencies: ["RetainGraph", "GraphLayout"]),
 
     // MARK: - The app (not products)
 
@@ -66,6 +72,7 @@ let package = Package(
       name: "LeakLab",
       dependencies: [
         "Scenarios", "LeakDetector", "LeakClock", "ScreenKit", "RetainGraph", "TextGrid", "StepScripts",
+        "GraphLayout", "RetainGraphDrawing",
       ],
       exclude: ["README.md"]
     ),
@@ -121,7 +128,7 @@ let package = Package(
     // `make bench`: release-build benchmarks, medians and ratios side by side.
     .executableTarget(
       name: "LeakLabBenchmarks",
-      dependencies: ["LeakClock", "LeakDetector", "RetainGraph", "TextGrid"],
+      dependencies: ["LeakClock", "LeakDetector", "RetainGraph", "TextGrid", "GraphLayout"],
       path: "Tools/LeakLabBenchmarks"
     ),
 
@@ -136,6 +143,10 @@ let package = Package(
     .testTarget(name: "LeakClockTests", dependencies: ["LeakClock"]),
     .testTarget(name: "LeakDetectorTests", dependencies: ["LeakDetector", "LeakClock"]),
     .testTarget(name: "RetainGraphTests", dependencies: ["RetainGraph", "LeakLabTestSupport"]),
+    .testTarget(
+      name: "RetainGraphDrawingTests",
+      dependencies: ["RetainGraphDrawing", "RetainGraph", "GraphLayout", "TextGrid"]
+    ),
     .testTarget(
       name: "LeakTestingTests",
       dependencies: ["LeakTesting", "LeakDetector", "LeakClock", "ScreenKit", "LeakLabTestSupport"]
@@ -158,12 +169,17 @@ let package = Package(
       dependencies: ["TextGrid", "LeakLabTestSupport"],
       exclude: ["__Snapshots__"]
     ),
+    .testTarget(
+      name: "GraphLayoutTests",
+      dependencies: ["GraphLayout", "TextGrid", "LeakLabTestSupport"],
+      exclude: ["__Snapshots__"]
+    ),
     .testTarget(name: "StepScriptsTests", dependencies: ["StepScripts"]),
     .testTarget(
       name: "LeakLabTests",
       dependencies: [
         "LeakLab", "Scenarios", "LeakDetector", "LeakClock", "ScreenKit", "TextGrid", "LeakLabTerminal",
-        "TerminalAutomation", "LeakLabTestSupport",
+        "TerminalAutomation", "LeakLabTestSupport", "GraphLayout",
       ],
       exclude: ["__Snapshots__"]
     ),

@@ -30,6 +30,10 @@ public enum AppAction: Equatable, Sendable {
   case helpKeyPressed
   /// `e`: show or hide the full retain paths of the leaked instances.
   case explainKeyPressed
+  /// PgUp: scroll the explain view up a page.
+  case pageUpPressed
+  /// PgDn: scroll the explain view down a page.
+  case pageDownPressed
   /// `q` or Ctrl-C: quit.
   case quitKeyPressed
 

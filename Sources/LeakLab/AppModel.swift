@@ -1,6 +1,8 @@
+import GraphLayout
 import LeakClock
 import LeakDetector
 import RetainGraph
+import RetainGraphDrawing
 import Scenarios
 import ScreenKit
 import TextGrid
@@ -44,6 +46,8 @@ public final class AppModel {
   private let configuration: LeakDetector.Configuration
   private let explainsRetainPaths: Bool
   private let inbox = EventInbox()
+  private let explanationLog = ExplanationLog()
+  private var explainedCount = 0
   private var subscription: LeakSubscription?
   private var lastFingerprint: Fingerprint?
 
@@ -67,9 +71,12 @@ public final class AppModel {
     state = AppState(catalogue: catalogue.map { CatalogueEntry($0) }, keyMap: keyMap)
     (harness, subscription) = Self.makeHarness(
       scheduler: scheduler, configuration: configuration, explainsRetainPaths: explainsRetainPaths,
-      inbox: inbox)
+      inbox: inbox, explanations: explanationLog)
     refresh()
   }
+
+  /// RetainGraph's explanations of the current run's leaks, in the order they were made.
+  public var explanations: [Explanation] { explanationLog.all }
 
   /// The current run's summary label, read from the detector now (the state's
   /// copy is refreshed on the next action or ``tick()``).
@@ -109,8 +116,10 @@ public final class AppModel {
   }
 
   /// The frame for a terminal of `size`: ``render(_:size:)`` of the state.
+  /// The size is kept: it says how far the explain view can scroll.
   public func frame(for size: Size) -> Grid {
-    render(state, size: size)
+    if state.screenSize != size { state.screenSize = size }
+    return render(state, size: size)
   }
 
   // MARK: The world
@@ -120,9 +129,10 @@ public final class AppModel {
     case .open(let id, let mode):
       guard let scenario = scenarios.first(where: { $0.id == id }) else { return [.scenarioClosed] }
       if let subscription { harness.detector.unsubscribe(subscription) }
+      explanationLog.removeAll()
       (harness, subscription) = Self.makeHarness(
         scheduler: scheduler, configuration: configuration, explainsRetainPaths: explainsRetainPaths,
-        inbox: inbox)
+        inbox: inbox, explanations: explanationLog)
       runCount += 1
       harness.open(scenario, mode: mode)
     case .goBack:
@@ -135,14 +145,15 @@ public final class AppModel {
     return []
   }
 
-  /// A fresh harness whose detector posts its events to `inbox` and explains retain paths.
+  /// A fresh harness whose detector posts its events to `inbox` and explains
+  /// retain paths, keeping each explanation in `explanations`.
   private static func makeHarness(
     scheduler: any Scheduler, configuration: LeakDetector.Configuration, explainsRetainPaths: Bool,
-    inbox: EventInbox
+    inbox: EventInbox, explanations: ExplanationLog
   ) -> (ScenarioHarness, LeakSubscription) {
     let harness = ScenarioHarness(scheduler: scheduler, configuration: configuration)
     let detector = harness.detector
-    if explainsRetainPaths { harness.explainRetainPaths() }
+    if explainsRetainPaths { harness.explainRetainPaths(observe: explanations.append) }
     let subscription = detector.subscribe { event in inbox.post(event) }
     return (harness, subscription)
   }
@@ -152,8 +163,21 @@ public final class AppModel {
     state.now = scheduler.now
     state.phone = harness.window.snapshot()
     state.report = harness.detector.report
+    if explanationLog.count != explainedCount {
+      state.retainGraphs = Self.graphs(of: explanationLog.all)
+      explainedCount = explanationLog.count
+    }
     state.appendToLog(LogEntry.entries(for: inbox.drain()))
     lastFingerprint = fingerprint()
+  }
+
+  /// Each explained leak's graph, by name: its own path and the leaks it hangs off.
+  private static func graphs(of explanations: [Explanation]) -> [String: ReferenceGraph] {
+    var graphs: [String: ReferenceGraph] = [:]
+    for (index, explanation) in explanations.enumerated() {
+      graphs[explanation.object.name] = ReferenceGraph(explanations: explanations, focusingOn: index)
+    }
+    return graphs
   }
 
   /// What a redraw depends on besides keys.

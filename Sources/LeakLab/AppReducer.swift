@@ -14,8 +14,8 @@ import Scenarios
 ///   Enter and `w` only leave a notice ("Esc closes … first"). So the code pane
 ///   always shows the form that runs.
 /// - With the help overlay shown, a key other than `?`, Esc or `q` only closes it.
-/// - In the explain view, ↑/↓ pick the leak; Esc or `e` close it; other keys
-///   (but `q`, `?` and `o`) only close it.
+/// - In the explain view, ↑/↓ pick the leak, PgUp/PgDn scroll it; Esc or `e`
+///   close it; other keys (but `q`, `?` and `o`) only close it.
 public enum AppReducer {
   /// Applies `action` to `state`; returns the effects to perform, in order.
   public static func reduce(_ state: inout AppState, _ action: AppAction) -> [AppEffect] {
@@ -50,6 +50,9 @@ public enum AppReducer {
       state.isHelpVisible = true
     case .explainKeyPressed:
       state.explainedLeakIndex = state.report.leaks.firstIndex(where: \.isOpen) ?? 0
+      state.explainScroll = 0
+    case .pageUpPressed, .pageDownPressed:
+      break
     case .quitKeyPressed:
       state.isQuitRequested = true
     case .scenarioSelected(let id):
@@ -76,8 +79,14 @@ public enum AppReducer {
     switch action {
     case .moveUpPressed:
       state.explainedLeakIndex = max(0, (state.explainedLeakIndex ?? 0) - 1)
+      state.explainScroll = 0
     case .moveDownPressed:
       state.explainedLeakIndex = max(0, min(count - 1, (state.explainedLeakIndex ?? 0) + 1))
+      state.explainScroll = 0
+    case .pageUpPressed, .pageDownPressed:
+      let page = max(1, ExplainView.visibleRows(in: state.screenSize) - 1)
+      let scroll = state.explainScroll + (action == .pageDownPressed ? page : -page)
+      state.explainScroll = max(0, min(ExplainView.maxScroll(state), scroll))
     case .closeKeyPressed, .explainKeyPressed:
       state.explainedLeakIndex = nil
     case .quitKeyPressed, .helpKeyPressed, .overlayKeyPressed:
@@ -108,6 +117,7 @@ public enum AppReducer {
     }
     guard let entry = state.selectedEntry else { return [] }
     state.openScenario = OpenScenario(id: entry.id, mode: entry.mode)
+    state.runScenarioID = entry.id
     state.log(.opened, "\(entry.title) (\(entry.mode.rawValue))")
     return [.open(id: entry.id, mode: entry.mode)]
   }

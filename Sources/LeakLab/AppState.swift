@@ -1,6 +1,8 @@
+import GraphLayout
 import LeakDetector
 import Scenarios
 import ScreenKit
+import TextGrid
 
 /// Everything the app shows, as a value: ``render(_:size:)`` draws it and
 /// nothing else.
@@ -35,6 +37,14 @@ public struct AppState: Equatable, Sendable {
   public var isHelpVisible: Bool
   /// The leak whose full retain path the explain view shows; `nil` when the view is closed.
   public var explainedLeakIndex: Int?
+  /// How many rows the explain view is scrolled down.
+  public var explainScroll: Int
+  /// Each leaked instance's retain graph (its cycle or root path), by name (`AlertController#1`).
+  public var retainGraphs: [String: ReferenceGraph]
+  /// The scenario of the current run: the one opened last (its fix is shown beside the graphs).
+  public var runScenarioID: String?
+  /// The size of the terminal the last frame was drawn for: how far the explain view scrolls.
+  public var screenSize: Size
   /// A one-line message for the status bar (why a key did nothing); cleared by the next key.
   public var notice: String?
   /// The time on the app's clock when the state was last refreshed.
@@ -59,6 +69,10 @@ public struct AppState: Equatable, Sendable {
     overlayMode = .always
     isHelpVisible = false
     explainedLeakIndex = nil
+    explainScroll = 0
+    retainGraphs = [:]
+    runScenarioID = nil
+    screenSize = Size(width: 80, height: 24)
     notice = nil
     now = .zero
     isQuitRequested = false

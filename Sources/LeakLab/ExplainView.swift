@@ -1,75 +1,102 @@
+import GraphLayout
 import LeakDetector
 import TextGrid
 
 /// The explain view (`e`): one leaked instance at a time (↑/↓ for the
-/// others) with its status, when it was closed and detected, what is alive
-/// inside it, and its whole retain path, one reference a line.
+/// others) with its status and its retain graph drawn as boxes and arrows —
+/// the culprit edge heavy and red — and the catalogue's fix beside it (above
+/// it below 100 columns). PgUp/PgDn scroll it when it is taller than the screen.
 ///
 /// ```
-/// ┌─ Why is it alive? ─────────────────────────────┐
-/// │1 of 1: ClosureScreen#1                          │
-/// │open  alive 4 s · closed at 2.0 s, detected 3.0 s│
-/// │                                                 │
-/// │retain cycle: ClosureScreen#1                    │
-/// │  → onLoad: closure in ClosureScreen.load()      │
-/// │  → captures ClosureScreen#1 (strong)            │
+/// ┌─ Why is it alive? · rows 1–20 of 23 ─────────────────────────────────────────┐
+/// │ 1 of 1: CheckoutScreen#1                                                     │
+/// │ open  alive 1 s · closed at 0.0 s, detected at 1.0 s                         │
+/// │                                                                              │
+/// │ Fix: Declare the delegate `weak var delegate: (any PaymentFormDelegate)?`.   │
+/// │                                                                              │
+/// │ ┌───────── leaked ─┐                                                         │
+/// │ │ CheckoutScreen#1 │◀━━━━━━━━━━━┓                                            │
+/// │ └─┬────────────────┘            ┃                                            │
+/// │   │ rootView (strong)           ┃                                            │
+/// │ ┌─▼──────┐                      ┃                                            │
+/// │ │ View#1 │                      ┃                                            │
+/// │ └─┬──────┘                      ┃                                            │
+/// │   │ subviews[1] (strong)        ┃                                            │
+/// │ ┌─▼───────────────────────────┐ ┃                                            │
+/// │ │ StrongDelegatePaymentForm#1 │ ┃                                            │
+/// │ └─┰───────────────────────────┘ ┃                                            │
+/// │   ┃ delegate (strong)           ┃                                            │
+/// │   ┗━━━━━━━━━━━━━━━━━━━━━━━━━━━━━┛                                            │
+/// │                                                                              │
+/// │ │ strong  ┃ culprit: the reference to break                                  │
+/// │ ↑↓ other leak · PgUp/PgDn scroll · Esc or e closes · ↓ more below            │
+/// └──────────────────────────────────────────────────────────────────────────────┘
 /// ```
 enum ExplainView {
   static func draw(_ state: AppState, in area: Rect, on grid: inout Grid) {
-    let width = min(area.width - 2, 100)
-    let textWidth = max(1, width - 4)
-    let lines = content(state, width: textWidth)
-    let box = area.centered(Size(width: width, height: min(area.height, lines.count + 2)))
-    grid.fill(box.width >= area.width - 4 ? area : box.inset(by: -1).intersection(area))
-    let inner = grid.drawBox(box, title: "Why is it alive?", style: .title, titleStyle: .title)
-      .inset(left: 1, right: 1)
-    var shown = lines
-    if shown.count > inner.height, inner.height > 0 {
-      shown = Array(shown.prefix(inner.height - 1)) + [lines[lines.count - 1]]
+    grid.fill(area)
+    let content = self.content(state, for: area)
+    let visible = visibleRows(inBody: area)
+    let offset = max(0, min(state.explainScroll, content.height - visible))
+    var title = "Why is it alive?"
+    if content.height > visible {
+      title += " · rows \(offset + 1)–\(min(content.height, offset + visible)) of \(content.height)"
     }
-    grid.putLines(shown.map { ($0.0.truncated(toWidth: inner.width), $0.1) }, in: inner)
+    let inner = grid.drawBox(area, title: title, style: .title, titleStyle: .title).inset(left: 1, right: 1)
+    guard inner.height > 1 else { return }
+    var window = Grid(size: Size(width: inner.width, height: visible))
+    window.draw(content, at: Point(x: 0, y: -offset))
+    grid.draw(window, at: inner.origin)
+    var footer = "↑↓ other leak · Esc or e closes"
+    if content.height > visible {
+      footer = "↑↓ other leak · PgUp/PgDn scroll · Esc or e closes"
+      if offset + visible < content.height { footer += " · ↓ more below" }
+    }
+    grid.put(
+      footer.truncated(toWidth: inner.width), at: Point(x: inner.minX, y: inner.maxY - 1), style: .muted)
   }
 
-  private static func content(_ state: AppState, width: Int) -> [(String, Style)] {
+  // MARK: Scrolling
+
+  /// The content rows on screen for a terminal of `size`.
+  static func visibleRows(in size: Size) -> Int {
+    visibleRows(inBody: body(of: size))
+  }
+
+  /// Everything above the status bar, as ``AppLayout`` divides it.
+  private static func body(of size: Size) -> Rect {
+    Rect(size: size).divided(atDistance: 1, from: .bottom).remainder
+  }
+
+  private static func visibleRows(inBody body: Rect) -> Int {
+    max(1, body.height - 3)  // the box's two borders and the footer
+  }
+
+  /// How far the explain view can scroll at the state's screen size.
+  static func maxScroll(_ state: AppState) -> Int {
+    let body = body(of: state.screenSize)
+    return max(0, content(state, for: body).height - visibleRows(inBody: body))
+  }
+
+  // MARK: Content
+
+  /// Everything the view shows for the explained leak, at the width inside the box.
+  static func content(_ state: AppState, for area: Rect) -> Grid {
+    let width = max(1, area.width - 4)
     let report = state.report
-    let footer = ("↑↓ other leak · Esc or e closes", Style.muted)
     guard let index = state.explainedLeakIndex, report.leaks.indices.contains(index) else {
-      return [
-        ("Nothing has leaked in this run.", .title),
-        ("Open a scenario in strong form, tap its actions and close it (Esc).", .plain),
-        ("", .plain), footer,
-      ]
+      var grid = Grid(size: Size(width: width, height: 2))
+      grid.put("Nothing has leaked in this run.", at: .zero, style: .title)
+      grid.put(
+        "Open a scenario in strong form, tap its actions and close it (Esc).", at: Point(x: 0, y: 1),
+        maxWidth: width)
+      return grid
     }
     let leak = report.leaks[index]
-    var lines: [(String, Style)] = [
-      ("\(index + 1) of \(report.leaks.count): \(leak.name)", .title),
-      (
-        OverlayView.status(of: leak, at: report.time) + " · closed at \(TimeFormat.tenths(leak.expectedAt))"
-          + ", detected at \(TimeFormat.tenths(leak.detectedAt))", leak.isOpen ? .alert : .success
-      ),
-      ("", .plain),
-    ]
-    if let path = leak.retainPath {
-      let steps = path.split(separator: " → ", omittingEmptySubsequences: false).map(String.init)
-      for (number, step) in steps.enumerated() {
-        let prefix = number == 0 ? "" : "  → "
-        let wrapped = TextWrapping.words(step, width: max(1, width - prefix.count))
-        for (part, text) in wrapped.enumerated() {
-          let lead = part == 0 ? prefix : String(repeating: " ", count: prefix.count + 2)
-          lines.append((lead + text, .plain))
-        }
-      }
-    } else {
-      lines.append(("No retain path was found for it.", .muted))
-    }
-    if !leak.folded.isEmpty {
-      lines.append(("", .plain))
-      lines += TextWrapping.list(
-        "Also alive inside it: " + leak.folded.joined(separator: ", "), separator: ", ", width: width
-      ).map { ($0, .muted) }
-    }
-    lines.append(("", .plain))
-    lines.append(footer)
-    return lines
+    let entry = state.runScenarioID.flatMap { id in state.catalogue.first { $0.id == id } }
+    return ExplainContent(
+      leak: leak, number: index + 1, count: report.leaks.count, now: report.time,
+      graph: state.retainGraphs[leak.name], fix: entry?.fix, whyItLeaks: entry?.whyItLeaks
+    ).grid(width: width, height: visibleRows(inBody: area))
   }
 }

@@ -99,8 +99,12 @@ extension KeyMap {
       hint: "overlay", shownIn: [.browsing, .scenario]),
     KeyBinding(
       [.character("e")], .explainKeyPressed,
-      help: "Explain: the full retain path of each leaked instance",
+      help: "Explain: each leaked instance's retain graph, drawn, with the fix",
       hint: "explain", shownIn: [.browsing, .scenario, .explain]),
+    KeyBinding(
+      [(.pageUp, .pageUpPressed), (.pageDown, .pageDownPressed)], label: "PgUp/PgDn",
+      help: "Scroll the explain view when its drawing is taller than the screen",
+      hint: "scroll", shownIn: [.explain]),
     KeyBinding([.character("?")], .helpKeyPressed, help: "Show or hide this help", hint: "help"),
     KeyBinding([.character("q"), .control("c")], .quitKeyPressed, help: "Quit", hint: "quit"),
   ])

@@ -1,4 +1,7 @@
+import GraphLayout
 import LeakDetector
+import RetainGraph
+import RetainGraphDrawing
 import Scenarios
 import StepScripts
 
@@ -20,12 +23,23 @@ public struct ScenarioExplanation {
   public let summaryLabel: String
   /// What the detector reported, with retain paths.
   public let leaks: [LeakedInstance]
+  /// RetainGraph's explanation of each leak, in the order they were made.
+  public let explanations: [Explanation]
 
   /// Opens the scenario in `mode`, runs its script, closes it and waits the grace delay.
   public init(_ scenario: Scenario, mode: ScenarioMode) {
     self.scenario = scenario
     self.mode = mode
     let driver = HeadlessStepDriver()
+    Self.drive(scenario, mode: mode, on: driver)
+    summaryLabel = driver.model.state.report.summaryLabel
+    leaks = driver.model.state.report.leaks
+    explanations = driver.model.explanations
+  }
+
+  /// Opens `scenario` in `mode` on the driver's app, runs its script, closes
+  /// it and waits the grace delay, as a user would with keys.
+  static func drive(_ scenario: Scenario, mode: ScenarioMode, on driver: HeadlessStepDriver) {
     let model = driver.model
     func perform(_ command: StepCommand) { try? driver.perform(command) }
     perform(.select(scenario.id))
@@ -43,8 +57,11 @@ public struct ScenarioExplanation {
     }
     perform(.close)
     perform(.wait(.seconds(1)))
-    summaryLabel = model.state.report.summaryLabel
-    leaks = model.state.report.leaks
+  }
+
+  /// The run's leaks as one graph: their cycles and root paths, shared objects drawn once.
+  public var graph: ReferenceGraph {
+    ReferenceGraph(explanations: explanations)
   }
 
   /// The text `leaklab explain` prints.

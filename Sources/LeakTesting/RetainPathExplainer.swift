@@ -49,7 +49,7 @@ let retainGraphExplainer: RetainPathExplainer = { object in
 }
 
 /// One explainer for all helpers; it has no registered roots.
-private let sharedExplainer = RetainExplainer()
+let sharedExplainer = RetainExplainer()
 
 /// `message`, followed by `; retained by: <path>` when `explain` can tell why
 /// `object` is alive.

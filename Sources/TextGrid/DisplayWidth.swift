@@ -23,6 +23,10 @@ extension Unicode.Scalar {
   public var displayWidth: Int {
     let v = value
     if v < 0x7F { return v < 0x20 ? 0 : 1 }  // ASCII fast path
+    // Box drawing, block elements and geometric shapes (borders, arrowheads):
+    // one column, as wcwidth says; the Unicode property lookups below cost
+    // more than the rest of drawing a box. U+25FD and U+25FE are emoji (two).
+    if v >= 0x2500, v <= 0x25FC { return 1 }
     if v < 0xA0 { return 0 }  // DEL and C1 controls
     if v == 0xAD { return 1 }  // soft hyphen: glibc shows it
     // Hangul jamo medial vowels and final consonants join the syllable before them.

@@ -4,7 +4,8 @@ import LeakLab
 import Scenarios
 import StepScripts
 
-/// `leaklab explain ID --mode strong|weak`: why each leaked object is alive.
+/// `leaklab explain ID --mode strong|weak --format text|dot|mermaid|json`:
+/// why each leaked object is alive, as paths and a picture, or as a graph for other tools.
 struct Explain: ParsableCommand {
   static let configuration = CommandConfiguration(
     abstract: "Run a scenario headless and print the retain path of each object it leaks.")
@@ -14,6 +15,16 @@ struct Explain: ParsableCommand {
 
   @Option(help: "The form to run: strong (leaky) or weak (fixed).")
   var mode: ScenarioMode = .strong
+
+  @Option(
+    help: """
+      text: the retain paths and the graph drawn in the terminal; dot: Graphviz (pipe to `dot -Tsvg`); \
+      mermaid: a Mermaid flowchart; json: the leaks and the graph.
+      """)
+  var format: ScenarioExplanation.Format = .text
+
+  @Option(help: "The width the text drawing fits, in columns.")
+  var width = 80
 
   func run() throws {
     try MainActor.assumeIsolated { try runOnMainActor() }
@@ -25,9 +36,10 @@ struct Explain: ParsableCommand {
       CommandOutput.error("unknown scenario \(DisplayText.quoted(id)) (see leaklab list)")
       throw ExitCode(2)
     }
-    CommandOutput.lines(ScenarioExplanation(scenario, mode: mode).lines)
+    CommandOutput.write(try ScenarioExplanation(scenario, mode: mode).output(format, width: max(20, width)))
   }
 
 }
 
 extension ScenarioMode: ExpressibleByArgument {}
+extension ScenarioExplanation.Format: ExpressibleByArgument {}

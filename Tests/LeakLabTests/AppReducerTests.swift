@@ -12,6 +12,7 @@ import TextGrid
   /// Opens the selected scenario (the first, strong, unless a test changed it).
   mutating func openFirstScenario() {
     expect(&state, .openKeyPressed, effects: [.open(id: "sample-closure", mode: .strong)]) {
+      $0.runScenarioID = "sample-closure"
       $0.openScenario = OpenScenario(id: "sample-closure", mode: .strong)
       $0.log = [LogEntry(time: .zero, kind: .opened, text: "Closure capture (strong)")]
     }
@@ -41,6 +42,7 @@ import TextGrid
       $0.notice = "Alert action capture: weak (fixed)"
     }
     expect(&state, .openKeyPressed, effects: [.open(id: "sample-alert", mode: .weak)]) {
+      $0.runScenarioID = "sample-alert"
       $0.notice = nil
       $0.openScenario = OpenScenario(id: "sample-alert", mode: .weak)
       $0.log = [LogEntry(time: .zero, kind: .opened, text: "Alert action capture (weak)")]
@@ -61,6 +63,7 @@ import TextGrid
   @Test mutating func numberKeysTapTheScenariosActionsSpaceIsTheFirst() {
     expect(&state, .actionKeyPressed(1)) { $0.notice = "Enter opens the selected scenario first" }
     expect(&state, .openKeyPressed, effects: [.open(id: "sample-closure", mode: .strong)]) {
+      $0.runScenarioID = "sample-closure"
       $0.notice = nil
       $0.openScenario = OpenScenario(id: "sample-closure", mode: .strong)
       $0.log = [LogEntry(time: .zero, kind: .opened, text: "Closure capture (strong)")]
@@ -127,6 +130,7 @@ import TextGrid
     state.appendToLog(full + full)
     #expect(state.log == full)
     expect(&state, .openKeyPressed, effects: [.open(id: "sample-closure", mode: .strong)]) {
+      $0.runScenarioID = "sample-closure"
       $0.openScenario = OpenScenario(id: "sample-closure", mode: .strong)
       $0.log =
         Array(full.dropFirst()) + [LogEntry(time: .zero, kind: .opened, text: "Closure capture (strong)")]

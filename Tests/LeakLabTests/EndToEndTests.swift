@@ -119,4 +119,38 @@ struct EndToEndTests {
     try session.sendKeys("q")
     try expectRestoredAfterExit(session, status: 0)
   }
+
+  /// The explain view in the real terminal: the cycle drawn, the fix, PgDn scrolls.
+  @Test(
+    .enabled(
+      if: Catalogue.all.contains { $0.id == "notification-observer" }, "the catalogue is not merged yet"))
+  func theExplainViewDrawsTheCycleAndScrolls() throws {
+    let session = try start()
+    defer { session.kill() }
+    try waitForLabel("No issues detected", in: session)
+    let index = Catalogue.all.firstIndex { $0.id == "notification-observer" }!
+    for _ in 0..<index { try session.sendKeys("Down") }
+    try session.sendKeys("Enter")
+    try session.waitFor(text: "Phone · strong")
+    for number in Catalogue.all[index].actions.indices { try session.sendKeys("\(number + 1)") }
+    try closeScenario(in: session)
+    try session.waitUntil("a Leaked: label") { OverlayReader.summaryLabel(in: $0) == "Leaked: InboxScreen#1" }
+    try session.sendKeys("e")
+    let first = try session.waitFor(text: "│ InboxScreen#1 │◀━")
+    #expect(first.contains { $0.contains("Fix: ") })
+    #expect(first.contains { $0.contains("┇ word 3 (conservative)") })
+    #expect(first.contains { $0.contains("Why is it alive? · rows 1–") })
+    try session.sendKeys("NPage")
+    let scrolled = try session.waitUntil("the explain view to scroll") { screen in
+      screen.contains { $0.contains("Why is it alive? · rows ") && !$0.contains("rows 1–") }
+    }
+    #expect(scrolled.contains { $0.contains("┗━━") })
+    #expect(!scrolled.contains { $0.contains("1 of 1: InboxScreen#1") })
+    try session.sendKeys("PPage")
+    try session.waitFor(text: "1 of 1: InboxScreen#1")
+    try session.sendKeys("Escape")
+    try waitForLabel("Leaked: InboxScreen#1", in: session)
+    try session.sendKeys("q")
+    try expectRestoredAfterExit(session, status: 0)
+  }
 }

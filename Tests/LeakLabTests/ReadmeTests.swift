@@ -30,4 +30,16 @@ import Testing
       try contents(of: "Sources/LeakLab/README.md").contains(snapshot("readme-100x30")),
       "paste __Snapshots__/readme-100x30.txt into Sources/LeakLab/README.md")
   }
+
+  @Test func theExplainViewPictureIsTheRecordedSnapshotAndTheImageIsInTheRepository() throws {
+    let readme = try contents(of: "README.md")
+    let picture = try snapshot("readme-explain-100x30")
+    #expect(
+      readme.contains(picture),
+      "paste __Snapshots__/readme-explain-100x30.txt into README.md")
+    #expect(readme.contains("](docs/images/alert-action-capture.svg)"))
+    #expect(
+      FileManager.default.fileExists(
+        atPath: packageRoot.appendingPathComponent("docs/images/alert-action-capture.svg").path))
+  }
 }

@@ -1,6 +1,6 @@
 // `make bench`: every LeakLab benchmark, one section per library.
 // Release build only; medians of repeated runs, measured side by side.
-// `LeakLabBenchmarks detector` or `… retaingraph` runs one section.
+// `LeakLabBenchmarks detector`, `… retaingraph` or `… graph` runs one section.
 let sections = Set(CommandLine.arguments.dropFirst().map { $0.lowercased() })
 func wanted(_ section: String) -> Bool { sections.isEmpty || sections.contains(section) }
 
@@ -12,4 +12,7 @@ if wanted("detector") {
 }
 if wanted("retaingraph") {
   runRetainGraphBenchmarks()
+}
+if wanted("graph") {
+  runGraphLayoutBenchmarks()
 }

@@ -1,0 +1,126 @@
+import LeakClock
+import LeakLabTestSupport
+import Scenarios
+import Testing
+import TextGrid
+
+@testable import LeakLab
+
+/// The explain view of every leaky scenario: its retain graph drawn, the
+/// catalogue's fix beside it (or above it when narrow), at the minimum size
+/// and a large one. Re-record with `LEAKLAB_RECORD_SNAPSHOTS=1`.
+@MainActor
+@Suite struct ExplainViewSnapshotTests {
+  nonisolated static let ids = Catalogue.all.map(\.id)
+  nonisolated static let sizes = [Size(width: 80, height: 24), Size(width: 120, height: 40)]
+
+  /// The app after a strong run of `id`, with the explain view open on its first leak.
+  static func explaining(_ id: String) throws -> HeadlessStepDriver {
+    let driver = HeadlessStepDriver()
+    ScenarioExplanation.drive(try #require(Catalogue.scenario(id: id)), mode: .strong, on: driver)
+    driver.model.send(.explainKeyPressed)
+    return driver
+  }
+
+  @Test("Every scenario's explain view draws its leak's graph at 80×24 and 120×40", arguments: ids)
+  func explainView(id: String) throws {
+    let model = try Self.explaining(id).model
+    for size in Self.sizes {
+      let frame = model.frame(for: size)
+      expectSnapshot(of: frame, named: "explain-\(id)-\(size.width)x\(size.height)")
+      let name = try #require(model.state.report.leaks.first?.name)
+      #expect(frame.description.contains("│ \(name) "), "\(name) is drawn in a box at \(size)")
+      #expect(frame.description.contains("Fix: "))
+    }
+  }
+
+  @Test("At 200×50 the cycle is drawn in one row, the fix beside it")
+  func roomyTerminal() throws {
+    let frame = try Self.explaining("alert-action-capture").model.frame(for: Size(width: 200, height: 50))
+    expectSnapshot(of: frame, named: "explain-alert-action-capture-200x50")
+    let row = frame.lines.first { $0.contains("│ AlertController#1 ├") } ?? ""
+    #expect(row.contains("│ AlertAction#1 ├") && row.contains("│ closure"))
+    let boxTop = try #require(frame.lines.firstIndex { $0.contains("┌────────── leaked ─┐") })
+    #expect(frame.lines[boxTop].contains("Fix: "))
+  }
+
+  @Test("The README's explain view: a leak held by another leak's cycle, at 100×30")
+  func readmeExplainView() throws {
+    let model = try Self.explaining("alert-action-capture").model
+    model.send(.moveDownPressed)
+    expectSnapshot(of: model.frame(for: Size(width: 100, height: 30)), named: "readme-explain-100x30")
+  }
+
+  @Test("The culprit edge is bold red in the explain view")
+  func culpritStyle() throws {
+    let frame = try Self.explaining("alert-action-capture").model.frame(for: Size(width: 120, height: 40))
+    expectSnapshot(of: frame, named: "explain-alert-action-capture-120x40-styled", styled: true)
+    var culprit = 0
+    for y in 0..<frame.height {
+      for x in 0..<frame.width where "┃━┛┓┝".contains(frame[x, y].character) {
+        #expect(frame[x, y].style == Style(foreground: .red, attributes: .bold))
+        culprit += 1
+      }
+    }
+    #expect(culprit > 10)
+  }
+}
+
+/// Scrolling the explain view when its drawing is taller than the screen.
+@MainActor
+@Suite struct ExplainViewScrollTests {
+  @Test("PgDn scrolls a page and stops at the end; PgUp goes back; another leak starts at the top")
+  func scrolling() throws {
+    let model = try ExplainViewSnapshotTests.explaining("notification-observer").model
+    let size = Size(width: 80, height: 24)
+    let first = model.frame(for: size)
+    #expect(first.lines[0].contains("rows 1–20 of"))
+    let end = ExplainView.maxScroll(model.state)
+    #expect(end > 0)
+    model.send(.pageDownPressed)
+    #expect(model.state.explainScroll == min(19, end))
+    let second = model.frame(for: size)
+    expectSnapshot(of: second, named: "explain-notification-observer-80x24-scrolled")
+    #expect(second.description.contains("┗━━"), "the loop's end is on the second page")
+    for _ in 0..<5 { model.send(.pageDownPressed) }
+    #expect(model.state.explainScroll == end)
+    #expect(!model.frame(for: size).description.contains("↓ more below"))
+    model.send(.pageUpPressed)
+    #expect(model.state.explainScroll == max(0, end - 19))
+    for _ in 0..<3 { model.send(.pageUpPressed) }
+    #expect(model.state.explainScroll == 0)
+  }
+
+  @Test("Choosing another leak, or closing and reopening, starts at the top")
+  func scrollResets() throws {
+    let model = try ExplainViewSnapshotTests.explaining("alert-action-capture").model
+    _ = model.frame(for: Size(width: 80, height: 24))
+    model.send(.pageDownPressed)
+    #expect(model.state.explainScroll > 0)
+    model.send(.moveDownPressed)
+    #expect(model.state.explainedLeakIndex == 1)
+    #expect(model.state.explainScroll == 0)
+    for action in [AppAction.pageDownPressed, .explainKeyPressed, .explainKeyPressed] { model.send(action) }
+    #expect(model.state.explainScroll == 0)
+  }
+
+  @Test("Outside the explain view, PgUp and PgDn do nothing")
+  func pageKeysOutside() {
+    let model = AppModel(scheduler: ManualScheduler())
+    let before = model.state
+    model.send(.pageDownPressed)
+    #expect(model.state == before)
+  }
+
+  @Test("A leak held by another leak is drawn hanging off that leak's cycle")
+  func heldLeakShowsItsHolder() throws {
+    let model = try ExplainViewSnapshotTests.explaining("alert-action-capture").model
+    model.send(.moveDownPressed)
+    let frame = model.frame(for: Size(width: 120, height: 40))
+    expectSnapshot(of: frame, named: "explain-alert-action-capture-second-120x40")
+    let text = frame.description
+    #expect(text.contains("2 of 2: DraftsScreen#1"))
+    #expect(text.contains("│ AlertController#1 │◀━"))
+    #expect(text.contains("captures[0] (strong)"))
+  }
+}
