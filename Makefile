@@ -6,8 +6,8 @@ SWIFT ?= swift
 BUILD_FLAGS ?=
 LINT_PATHS := Package.swift Sources Tools Tests Scenarios
 
-.PHONY: run test test-unit test-terminal test-asan test-tsan test-fuzz fuzz fuzz-build stress oracle lint format \
-	bench deps build clean docs-images
+.PHONY: run test test-unit test-terminal test-asan test-tsan test-fuzz build-asan build-tsan fuzz-build \
+	run-asan run-tsan run-fuzz fuzz stress oracle lint format bench deps build clean docs-images
 
 ## run: build and start the leaklab terminal app
 run: deps
@@ -22,13 +22,17 @@ TERMINAL_SCRIPTS := Scenarios/Scripts/closure-capture.strong.leaklab \
 	Scenarios/Scripts/notification-observer.weak.leaklab
 
 ## test: build and run every test: unit (plain, AddressSanitizer, ThreadSanitizer),
-## snapshot, end to end, the step scripts both ways, the oracle, and the fuzzers
-## for a bounded number of inputs. The sanitizer and fuzz builds each have their
-## own build folder; they run side by side with the real-time terminal scripts.
+## snapshot, end to end, the step scripts both ways, the fuzzers for a bounded
+## number of inputs, and the oracle. The three instrumented builds (each in its
+## own build folder) run side by side, filling each other's single-core phases;
+## every test run, several of which wait in real time, runs alone.
 test: deps
 	$(MAKE) test-unit
-	$(MAKE) -j3 --output-sync=target test-asan test-tsan test-terminal
-	$(MAKE) test-fuzz
+	$(MAKE) test-terminal
+	$(MAKE) -j3 build-asan build-tsan fuzz-build
+	$(MAKE) run-asan
+	$(MAKE) run-tsan
+	$(MAKE) run-fuzz
 	"$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/leaklab" oracle
 
 ## test-unit: the unit suite and the headless step scripts (debug build)
@@ -49,13 +53,23 @@ ASAN_ENV := ASAN_OPTIONS=detect_leaks=1:halt_on_error=1 \
 TSAN_ENV := TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1
 
 ## test-asan: the unit suite under AddressSanitizer and its leak checker (.build-asan)
-test-asan: deps
-	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan
-	$(ASAN_ENV) $(SWIFT) test --skip-build --scratch-path .build-asan
+test-asan: build-asan
+	$(MAKE) run-asan
 
 ## test-tsan: the unit suite under ThreadSanitizer (.build-tsan)
-test-tsan: deps
+test-tsan: build-tsan
+	$(MAKE) run-tsan
+
+build-asan: deps
+	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan
+
+run-asan:
+	$(ASAN_ENV) $(SWIFT) test --skip-build --scratch-path .build-asan
+
+build-tsan: deps
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
+
+run-tsan:
 	$(TSAN_ENV) $(SWIFT) test --skip-build --scratch-path .build-tsan
 
 # libFuzzer binaries (swiftc -sanitize=fuzzer, with AddressSanitizer) in .build-fuzz.
@@ -74,6 +88,9 @@ fuzz-build: deps
 ## test-fuzz: both fuzz targets for a bounded number of inputs (FUZZ_RUNS, new
 ## inputs in a throwaway corpus; the scripts start from Scenarios/Scripts)
 test-fuzz: fuzz-build
+	$(MAKE) run-fuzz
+
+run-fuzz:
 	@corpus=$$(mktemp -d) && mkdir -p $$corpus/scripts $$corpus/explainer && \
 	$(FUZZ_SCRIPTS) -runs=$(FUZZ_RUNS) -artifact_prefix=$$corpus/ $$corpus/scripts Scenarios/Scripts && \
 	$(FUZZ_EXPLAINER) -runs=$(FUZZ_RUNS) -artifact_prefix=$$corpus/ $$corpus/explainer && \

@@ -97,7 +97,10 @@ struct EndToEndTests {
   /// In a terminal, Swift's crash reporter waits up to 30 s for a key after
   /// printing the backtrace; the terminal layer turns that off, so a crash
   /// gives the user their shell back at once.
-  @Test func aCrashExitsWithoutWaitingForAKey() throws {
+  /// (Not under a sanitizer: the crash reporter copies the crashed thread's
+  /// stack, which AddressSanitizer reports as an error of its own.)
+  @Test(.disabled(if: Sanitizers.active != nil, "Swift's crash reporter does not run under a sanitizer"))
+  func aCrashExitsWithoutWaitingForAKey() throws {
     let session = try startSmoke(environment: ["SWIFT_BACKTRACE": ""])
     defer { session.kill() }
     try session.sendKeys("!")
