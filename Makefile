@@ -6,20 +6,30 @@ SWIFT ?= swift
 BUILD_FLAGS ?=
 LINT_PATHS := Package.swift Sources Tools Tests Scenarios
 
-.PHONY: run test test-unit test-terminal test-asan test-tsan test-fuzz build-asan build-tsan fuzz-build \
-	run-asan run-tsan run-fuzz fuzz stress oracle lint format bench deps build clean docs-images
+.PHONY: run install test test-unit test-terminal test-asan test-tsan test-fuzz build-asan build-tsan fuzz-build \
+	run-asan run-tsan run-fuzz fuzz stress oracle lint format bench lint-bench-tree deps build clean docs-images
 
-## run: build and start the leaklab terminal app
-run: deps
-	$(SWIFT) build $(BUILD_FLAGS) --product leaklab
-	"$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/leaklab" $(ARGS)
+## run: build and start the leaklab terminal app (ARGS="check --json" runs a command;
+## its output is the only thing on stdout, so it can be piped)
+run:
+	@./.ci/install-deps app
+	@$(SWIFT) build $(BUILD_FLAGS) --product leaklab >&2
+	@"$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/leaklab" $(ARGS)
 
-# Step scripts run through the real app in tmux by `make test` (real time:
-# the ones without long waits); all of them also run headless.
-TERMINAL_SCRIPTS := Scenarios/Scripts/closure-capture.strong.leaklab \
-	Scenarios/Scripts/closure-capture.weak.leaklab \
-	Scenarios/Scripts/alert-action-capture.strong.leaklab \
-	Scenarios/Scripts/notification-observer.weak.leaklab
+## install: a release build of leaklab in $(PREFIX)/bin (PREFIX=~/.local by default)
+PREFIX ?= $(HOME)/.local
+install:
+	@./.ci/install-deps app
+	$(SWIFT) build -c release --product leaklab >&2
+	install -d "$(PREFIX)/bin"
+	install -m 755 "$$($(SWIFT) build -c release --show-bin-path)/leaklab" "$(PREFIX)/bin/leaklab"
+	@echo "installed $(PREFIX)/bin/leaklab" >&2
+
+# Every step script runs both headless (manual clock, instant) and through the
+# real app in tmux (real time, side by side: one tmux session per script, up to
+# TERMINAL_JOBS at once), the scripts with a person's timing included.
+SCRIPTS := Scenarios/Scripts/*.leaklab Scenarios/Scripts/human-timing/*.leaklab
+TERMINAL_JOBS ?= 8
 
 ## test: build and run every test: unit (plain, AddressSanitizer, ThreadSanitizer),
 ## snapshot, end to end, the step scripts both ways, the fuzzers for a bounded
@@ -39,12 +49,13 @@ test: deps
 test-unit: deps
 	$(SWIFT) build $(BUILD_FLAGS) --build-tests
 	$(SWIFT) test $(BUILD_FLAGS) --skip-build
-	"$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/leaklab" run Scenarios/Scripts/*.leaklab
+	"$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/leaklab" run $(SCRIPTS)
 
-## test-terminal: step scripts through the real app in tmux (real time)
+## test-terminal: every step script through the real app in tmux (real time,
+## TERMINAL_JOBS sessions side by side)
 test-terminal: deps
 	$(SWIFT) build $(BUILD_FLAGS) --product leaklab
-	"$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/leaklab" run --terminal $(TERMINAL_SCRIPTS)
+	"$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/leaklab" run --terminal --jobs $(TERMINAL_JOBS) $(SCRIPTS)
 
 # The sanitizers' options: stop at the first error; LeakSanitizer (part of
 # ASan) ignores only the deliberate leaks listed in Tests/Sanitizers/lsan.supp.
@@ -115,7 +126,8 @@ stress: deps
 	done; done; echo "stress: $$crashes crash(es) in $$((2 * $(STRESS_RUNS))) runs"; [ $$crashes -eq 0 ]
 
 ## oracle: check every scenario's verdict against valgrind memcheck (debug build)
-oracle: deps
+oracle:
+	@./.ci/install-deps oracle
 	$(SWIFT) build $(BUILD_FLAGS) --product leaklab
 	$(SWIFT) build $(BUILD_FLAGS) --product LeakLabProbe
 	"$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/leaklab" oracle $(ARGS)
@@ -130,10 +142,11 @@ format:
 
 ## bench: release-build benchmarks; prints tables with medians and ratios
 ## (one process per section: a section's heap and threads don't slow the next)
-bench: deps
+bench: deps lint-bench-tree
 	$(SWIFT) run -c release LeakLabBenchmarks detector
 	$(SWIFT) run -c release LeakLabBenchmarks retaingraph
 	$(SWIFT) run -c release LeakLabBenchmarks graph
+	$(SWIFT) run -c release LeakLabBenchmarks lint $(LINT_BENCH_TREE)
 
 ## docs-images: the pictures the README shows, made from the real program
 ## (the DOT `leaklab explain` prints, rendered by Graphviz); a test checks they are current
@@ -144,6 +157,19 @@ docs-images: deps
 	"$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/leaklab" explain alert-action-capture --format dot \
 		> $(DOCS_IMAGES)/alert-action-capture.dot
 	dot -Tsvg $(DOCS_IMAGES)/alert-action-capture.dot -o $(DOCS_IMAGES)/alert-action-capture.svg
+
+# The lint benchmark's tree: the sources of Swift packages this machine carries
+# as bare git repositories, extracted (read-only use, never committed) under .build.
+LINT_BENCH_TREE := .build/lint-bench-tree
+LINT_BENCH_PACKAGES := apple/swift-nio apple/swift-collections vapor/vapor apple/swift-argument-parser \
+	hummingbird-project/hummingbird
+lint-bench-tree:
+	@for package in $(LINT_BENCH_PACKAGES); do \
+	  repo=/opt/swift-packages/$$package.git; target=$(LINT_BENCH_TREE)/$$(basename $$package); \
+	  if [ ! -d $$repo ]; then echo "lint benchmark: $$repo not found, skipped"; continue; fi; \
+	  if [ ! -d $$target ]; then mkdir -p $$target && \
+	    git -C $$repo archive $$(git -C $$repo tag | sort -V | tail -1) | tar -x -C $$target; fi; \
+	done
 
 build: deps
 	$(SWIFT) build $(BUILD_FLAGS)

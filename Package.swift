@@ -20,10 +20,12 @@ let package = Package(
     .library(name: "MemcheckOracle", targets: ["MemcheckOracle"]),
     .library(name: "GraphLayout", targets: ["GraphLayout"]),
     .library(name: "RetainGraphDrawing", targets: ["RetainGraphDrawing"]),
+    .library(name: "LeakLint", targets: ["LeakLint"]),
     .executable(name: "leaklab", targets: ["leaklab"]),
   ],
   dependencies: [
-    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1"),
   ],
   targets: [
     // MARK: - Libraries (products: know nothing of the app or the terminal)
@@ -53,6 +55,15 @@ let package = Package(
     .target(name: "GraphLayout", dependencies: ["TextGrid"], exclude: ["README.md"]),
     // RetainGraph's explanations as GraphLayout graphs (neither depends on the other).
     .target(name: "RetainGraphDrawing", dependencies: ["RetainGraph", "GraphLayout"]),
+    // The catalogue's leak patterns found statically (swift-syntax only).
+    .target(
+      name: "LeakLint",
+      dependencies: [
+        .product(name: "SwiftSyntax", package: "swift-syntax"),
+        .product(name: "SwiftParser", package: "swift-syntax"),
+      ],
+      exclude: ["README.md"]
+    ),
 
     // MARK: - The app (not products)
 
@@ -87,7 +98,7 @@ let package = Package(
       name: "leaklab",
       dependencies: [
         "LeakLab", "LeakLabTerminal", "TerminalAutomation", "Scenarios", "StepScripts", "TextGrid",
-        "LeakDetector", "LeakClock", "MemcheckOracle",
+        "LeakDetector", "LeakClock", "MemcheckOracle", "LeakLint",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
@@ -128,7 +139,10 @@ let package = Package(
     // `make bench`: release-build benchmarks, medians and ratios side by side.
     .executableTarget(
       name: "LeakLabBenchmarks",
-      dependencies: ["LeakClock", "LeakDetector", "RetainGraph", "TextGrid", "GraphLayout"],
+      dependencies: [
+        "LeakClock", "LeakDetector", "RetainGraph", "TextGrid", "GraphLayout", "LeakLint",
+        .product(name: "SwiftParser", package: "swift-syntax"),
+      ],
       path: "Tools/LeakLabBenchmarks"
     ),
 
@@ -141,7 +155,8 @@ let package = Package(
       path: "Tests/TestSupport"
     ),
     .testTarget(name: "LeakClockTests", dependencies: ["LeakClock"]),
-    .testTarget(name: "LeakDetectorTests", dependencies: ["LeakDetector", "LeakClock"]),
+    .testTarget(
+      name: "LeakDetectorTests", dependencies: ["LeakDetector", "LeakClock", "LeakLabTestSupport"]),
     .testTarget(name: "RetainGraphTests", dependencies: ["RetainGraph", "LeakLabTestSupport"]),
     .testTarget(
       name: "RetainGraphDrawingTests",
@@ -176,10 +191,13 @@ let package = Package(
     ),
     .testTarget(name: "StepScriptsTests", dependencies: ["StepScripts"]),
     .testTarget(
+      name: "LeakLintTests", dependencies: ["LeakLint", "Scenarios", "LeakLabTestSupport"],
+      exclude: ["Corpus"]),
+    .testTarget(
       name: "LeakLabTests",
       dependencies: [
         "LeakLab", "Scenarios", "LeakDetector", "LeakClock", "ScreenKit", "TextGrid", "LeakLabTerminal",
-        "TerminalAutomation", "LeakLabTestSupport", "GraphLayout",
+        "TerminalAutomation", "LeakLabTestSupport", "StepScripts", "GraphLayout",
       ],
       exclude: ["__Snapshots__"]
     ),

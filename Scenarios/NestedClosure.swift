@@ -6,7 +6,10 @@ extension Catalogue {
     id: "nested-closure",
     title: "Nested closure re-capturing self",
     pattern: "outer { [weak self] in guard let self … inner = { self.… } } with inner stored",
-    actions: [ScenarioAction("Load photo", "Loads a photo; the completion sets up the Retry button.")],
+    actions: [
+      ScenarioAction("Load photo", "Loads a photo; the completion sets up the Retry button."),
+      ScenarioAction("Retry", "Runs the inner closure the Retry button stores: loads the photo again."),
+    ],
     whyItLeaks: """
       `[weak self]` on the outer closure does not reach the closures made inside it: after \
       `guard let self`, `self` is a strong local, and an inner closure captures that. Stored in a \

@@ -32,6 +32,29 @@ bool cn_setup_locale(void) {
 
 SCREEN *cn_newterm(const char *type) { return newterm(type, stdout, stdin); }
 
+bool cn_enable_mouse(void) {
+  mmask_t mask = BUTTON1_PRESSED | BUTTON1_RELEASED | BUTTON4_PRESSED;
+#ifdef BUTTON5_PRESSED
+  mask |= BUTTON5_PRESSED;
+#endif
+  mouseinterval(0);
+  return mousemask(mask, NULL) != 0;
+}
+
+int cn_read_mouse(int *x, int *y) {
+  MEVENT event;
+  if (getmouse(&event) != OK) return -1;
+  *x = event.x;
+  *y = event.y;
+  if (event.bstate & BUTTON1_PRESSED) return 0;
+  if (event.bstate & BUTTON1_RELEASED) return 1;
+  if (event.bstate & BUTTON4_PRESSED) return 2;
+#ifdef BUTTON5_PRESSED
+  if (event.bstate & BUTTON5_PRESSED) return 3;
+#endif
+  return -1;
+}
+
 int cn_put_cell(WINDOW *window, int y, int x, const wchar_t *chars, int count, attr_t attributes, short pair) {
   wchar_t text[CCHARW_MAX + 1];
   int n = count < CCHARW_MAX ? count : CCHARW_MAX;
@@ -67,8 +90,10 @@ static struct termios shell_mode;
 // async-signal-safe.
 static char restore_sequence[256];
 static size_t restore_length = 0;
-// cursor_normal alone, sent after endwin: leaving the alternate screen can bring
-// back the cursor state saved when it was entered (tmux does), which was hidden.
+// Sent after endwin: clear_screen when the terminal has no alternate screen
+// (vt100: without it the app's last frame would stay under the shell prompt),
+// then cursor_normal alone: leaving the alternate screen can bring back the
+// cursor state saved when it was entered (tmux does), which was hidden.
 static char cursor_sequence[64];
 static size_t cursor_length = 0;
 static struct sigaction previous_crash_actions[COUNT(crash_signals)];
@@ -85,13 +110,27 @@ void cn_save_shell_mode(void) {
   shell_mode_saved = tcgetattr(STDIN_FILENO, &shell_mode) == 0;
 }
 
+static bool has_capability(const char *name) {
+  char *value = tigetstr(name);
+  return value != NULL && value != (char *)-1 && value[0] != '\0';
+}
+
+// Appends a capability's bytes without its padding delays (`$<50>` in vt100's
+// clear): they are written raw, not through tputs, which would interpret them.
 static void append_capability(char *buffer, size_t capacity, size_t *length, const char *name) {
   char *value = tigetstr(name);
   if (value == NULL || value == (char *)-1) return;
-  size_t size = strlen(value);
-  if (*length + size >= capacity) return;
-  memcpy(buffer + *length, value, size);
-  *length += size;
+  for (const char *p = value; *p != '\0'; p++) {
+    if (p[0] == '$' && p[1] == '<') {
+      const char *end = strchr(p, '>');
+      if (end != NULL) {
+        p = end;
+        continue;
+      }
+    }
+    if (*length + 1 >= capacity) return;
+    buffer[(*length)++] = *p;
+  }
 }
 
 static void write_all(const char *bytes, size_t length) {
@@ -151,6 +190,10 @@ void cn_set_active(bool value) {
     append_capability(restore_sequence, sizeof(restore_sequence), &restore_length, "sgr0");
     append_capability(restore_sequence, sizeof(restore_sequence), &restore_length, "rmkx");
     append_capability(restore_sequence, sizeof(restore_sequence), &restore_length, "rmcup");
+    if (!has_capability("rmcup")) {
+      append_capability(restore_sequence, sizeof(restore_sequence), &restore_length, "clear");
+      append_capability(cursor_sequence, sizeof(cursor_sequence), &cursor_length, "clear");
+    }
     append_capability(restore_sequence, sizeof(restore_sequence), &restore_length, "cnorm");
     append_capability(cursor_sequence, sizeof(cursor_sequence), &cursor_length, "cnorm");
   }

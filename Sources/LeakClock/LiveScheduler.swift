@@ -48,14 +48,30 @@ public final class LiveScheduler: Scheduler, @unchecked Sendable {
       pending[ObjectIdentifier(item)] = item
       return item
     }
-    let nanoseconds = max(delay, .zero).nanosecondsRoundedUp
-    DispatchQueue.main.asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [self] in
+    arm(item, after: max(delay, .zero))
+    return item
+  }
+
+  /// Runs `item` on the main queue after `delay`, and never before ``now``
+  /// reads its deadline.
+  ///
+  /// The timer behind `asyncAfter` runs on the precise monotonic clock, while
+  /// ``now`` reads the coarse one, up to a tick (4 ms) behind: without the
+  /// re-arm, work could run while ``now`` still reads before its deadline, and
+  /// code that compares the two (the leak detector's sweep) would think it
+  /// ran too early.
+  private func arm(_ item: ScheduledWork, after delay: Duration) {
+    DispatchQueue.main.asyncAfter(deadline: .now() + .nanoseconds(delay.nanosecondsRoundedUp)) { [self] in
+      let remaining = item.deadline - now
+      if remaining > .zero, item.isPending {
+        arm(item, after: remaining)
+        return
+      }
       lock.withLock { _ = pending.removeValue(forKey: ObjectIdentifier(item)) }
       MainActor.assumeIsolated {
         item.take()?()
       }
     }
-    return item
   }
 
   public var pendingWork: [ScheduledWork] {

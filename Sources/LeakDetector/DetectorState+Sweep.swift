@@ -5,23 +5,39 @@ extension DetectorState {
     /// Expectation id -> id of the open report it folds into.
     var foldTargets: [UInt64: UInt64] = [:]
     var events: [LeakEvent] = []
+    /// Popped expectations whose object was alive, for `checked` events.
+    var aliveIDs: [UInt64] = []
+    /// Those of them not counted at all: shown again, or ignored.
+    var excludedIDs: [UInt64] = []
   }
 
   /// Collects due expectations that are still alive, resolves open leaks
   /// whose object is gone, and re-counts exceeded budgets.
-  mutating func beginSweep(now: Duration) -> SweepBatch? {
+  /// `deadline` is the planned time when the scheduler runs a planned sweep.
+  mutating func beginSweep(now: Duration, scheduledFor deadline: Int64? = nil) -> SweepBatch? {
     guard !isSweeping else { return nil }
     isSweeping = true
     let nowNanoseconds = now.wholeNanoseconds
-    if let scheduled = scheduledSweep, scheduled <= nowNanoseconds { scheduledSweep = nil }
-    if let scheduled = scheduledPoll, scheduled <= nowNanoseconds { scheduledPoll = nil }
+    if let scheduled = scheduledSweep, scheduled <= nowNanoseconds || scheduled == deadline {
+      scheduledSweep = nil
+    }
+    if let scheduled = scheduledPoll, scheduled <= nowNanoseconds || scheduled == deadline {
+      scheduledPoll = nil
+    }
     var batch = SweepBatch()
 
     resolveWatched(now: now, into: &batch)
 
     for (expectation, object, expectedAt) in popDue(now: nowNanoseconds) {
-      if withdrawn.remove(expectation.id) != nil { continue }
-      if let ignored = ignoredObjects[ObjectIdentifier(object)], ignored.object === object { continue }
+      batch.aliveIDs.append(expectation.id)
+      if withdrawn.remove(expectation.id) != nil {
+        batch.excludedIDs.append(expectation.id)
+        continue
+      }
+      if let ignored = ignoredObjects[ObjectIdentifier(object)], ignored.object === object {
+        batch.excludedIDs.append(expectation.id)
+        continue
+      }
       // Already reported and still open: not a second leak.
       if watched.contains(where: { $0.record.isOpen && $0.object === object }) { continue }
       batch.candidates.append(
@@ -78,8 +94,9 @@ extension DetectorState {
 
   /// Applies the verdicts, records events, and returns when to sweep next.
   mutating func commit(
-    _ verdicts: [LeakDetector.Verdict], now: Duration, events: inout [LeakEvent], poll: Duration
+    _ verdicts: [LeakDetector.Verdict], now: Duration, batch: inout SweepBatch, poll: Duration
   ) -> ([LeakEvent], NextSweeps) {
+    var events = batch.events
     for verdict in verdicts {
       switch verdict {
       case .report(let object, let record):
@@ -95,12 +112,14 @@ extension DetectorState {
           FoldedMember(
             object: object, id: info.id, parent: info.parent, expectedAt: info.expectedAt, name: info.name))
         watched[index].record.folded.append(info.name)
-      case .ignore(let object):
+      case .ignore(let object, let id):
         ignoredObjects[ObjectIdentifier(object)] = WeakObject(object: object)
+        batch.excludedIDs.append(id)
       }
     }
     trimWatched()
     for event in events { history.append(event) }
+    events += completedChecks(alive: batch.aliveIDs, excluded: batch.excludedIDs, now: now)
     isSweeping = false
 
     var next = NextSweeps()

@@ -19,6 +19,9 @@ struct DetectorState {
   struct Bucket {
     let delay: Int64
     var items = ChunkedQueue<Expectation>()
+    /// Expectations handed over together, oldest first, while someone
+    /// subscribes: each becomes one `checked` event (see `DetectorState+Checks`).
+    var groups = ChunkedQueue<CheckGroup>()
 
     var front: Expectation? { items.first }
     var count: Int { items.count }

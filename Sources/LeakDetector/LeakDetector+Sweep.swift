@@ -13,7 +13,7 @@ extension LeakDetector {
   enum Verdict {
     case report(AnyObject, LeakedInstance)
     case fold(AnyObject, into: UInt64, FoldedMemberInfo)
-    case ignore(AnyObject)
+    case ignore(AnyObject, id: UInt64)
   }
 
   struct FoldedMemberInfo {
@@ -29,14 +29,25 @@ extension LeakDetector {
   /// The scheduler calls this by itself; calling it directly is safe (a sweep
   /// already under way makes a second call return at once).
   public func sweep() {
+    sweep(scheduledFor: nil)
+  }
+
+  /// A sweep; `deadline` is set when the scheduler runs the sweep planned for it.
+  ///
+  /// That sweep always clears its own plan, even when the clock reads a little
+  /// before `deadline` (a live clock can: the coarse monotonic clock lags the
+  /// timer that ran the work), so that the sweep it plans next is scheduled.
+  /// Otherwise one early run would leave a plan nobody runs, and no further
+  /// leak, check or resolution would ever be seen.
+  func sweep(scheduledFor deadline: Int64?) {
     let now = scheduler.now
     // 1. Under the lock: collect what is due and what resolved.
-    guard var batch = state.withLock({ $0.beginSweep(now: now) }) else { return }
+    guard var batch = state.withLock({ $0.beginSweep(now: now, scheduledFor: deadline) }) else { return }
     // 2. Outside the lock: name, explain and decide each candidate.
     let verdicts = decide(batch.candidates, foldTargets: batch.foldTargets, now: now)
     // 3. Under the lock again: commit, and find when to sweep next.
     let (events, next) = state.withLock { state in
-      state.commit(verdicts, now: now, events: &batch.events, poll: configuration.resolutionCheckInterval)
+      state.commit(verdicts, now: now, batch: &batch, poll: configuration.resolutionCheckInterval)
     }
     deliver(events)
     if let deadline = next.deadline { scheduleSweep(atNanoseconds: deadline) }
@@ -51,9 +62,9 @@ extension LeakDetector {
   func scheduleSweep(atNanoseconds deadline: Int64, isPoll: Bool = false) {
     let delay = Duration.nanoseconds(max(deadline - scheduler.nowNanoseconds, 0))
     if isPoll {
-      scheduler.schedulePoll(after: delay) { [weak self] in self?.sweep() }
+      scheduler.schedulePoll(after: delay) { [weak self] in self?.sweep(scheduledFor: deadline) }
     } else {
-      scheduler.schedule(after: delay) { [weak self] in self?.sweep() }
+      scheduler.schedule(after: delay) { [weak self] in self?.sweep(scheduledFor: deadline) }
     }
   }
 
@@ -78,7 +89,7 @@ extension LeakDetector {
         continue
       }
       if ignoredType {
-        verdicts.append(.ignore(candidate.object))
+        verdicts.append(.ignore(candidate.object, id: candidate.id))
         continue
       }
       let path = explain?(candidate.object)
@@ -90,7 +101,7 @@ extension LeakDetector {
         message: message, decision: nil)
       let decision = decideHook?(event) ?? .report
       guard decision != .ignore else {
-        verdicts.append(.ignore(candidate.object))
+        verdicts.append(.ignore(candidate.object, id: candidate.id))
         continue
       }
       foldTargets[candidate.id] = candidate.id

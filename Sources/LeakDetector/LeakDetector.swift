@@ -83,12 +83,20 @@ public final class LeakDetector: Sendable {
   public func expectDeallocation(of object: AnyObject, after delay: Duration? = nil) {
     let delay = delay?.wholeNanoseconds ?? graceDelayNanoseconds
     let now = scheduler.nowNanoseconds
-    let schedule = state.withLock { state in
-      state.enqueue(object, parent: 0, now: now, delay: delay).scheduleSweep
+    guard hasSubscribers else {
+      let schedule = state.withLock { state in
+        state.enqueue(object, parent: 0, now: now, delay: delay).scheduleSweep
+      }
+      if schedule { scheduleSweep(atNanoseconds: now + delay) }
+      return
     }
-    if hasSubscribers {
-      deliver([state.withLock { $0.expectedEvent(for: object, now: .nanoseconds(now)) }])
+    let (schedule, event) = state.withLock { state in
+      let (schedule, id) = state.enqueue(object, parent: 0, now: now, delay: delay)
+      let event = state.expectedEvent(for: object, now: .nanoseconds(now))
+      state.recordGroup(firstID: id, lastID: id, delay: delay, expectedAt: now, typeName: event.typeName)
+      return (schedule, event)
     }
+    deliver([event])
     if schedule { scheduleSweep(atNanoseconds: now + delay) }
   }
 
@@ -120,7 +128,8 @@ public final class LeakDetector: Sendable {
       }
       index += 1
     }
-    let schedule = state.withLock { state in
+    let subscribed = hasSubscribers
+    let (schedule, events) = state.withLock { state -> (Bool, [LeakEvent]) in
       var ids: [UInt64] = []
       ids.reserveCapacity(nodes.count)
       var schedule = false
@@ -130,12 +139,13 @@ public final class LeakDetector: Sendable {
         schedule = schedule || needsSweep
         ids.append(id)
       }
-      return schedule
+      guard subscribed, let first = ids.first, let last = ids.last else { return (schedule, []) }
+      let events = nodes.map { state.expectedEvent(for: $0.object, now: .nanoseconds(now)) }
+      state.recordGroup(
+        firstID: first, lastID: last, delay: delay, expectedAt: now, typeName: events[0].typeName)
+      return (schedule, events)
     }
-    if hasSubscribers {
-      deliver(
-        state.withLock { state in nodes.map { state.expectedEvent(for: $0.object, now: .nanoseconds(now)) } })
-    }
+    deliver(events)
     if schedule { scheduleSweep(atNanoseconds: now + delay) }
   }
 

@@ -21,6 +21,27 @@ public struct LeakEvent: Sendable, Equatable, CustomStringConvertible {
     case budgetExceeded
     /// A type or group is back within its budget.
     case budgetCleared
+    /// Objects handed over together (one `expectDeallocation` call) have all
+    /// been checked: ``LeakEvent/check`` says how many were still alive.
+    /// Delivered to subscribers only (not kept in the history).
+    case checked
+  }
+
+  /// What a `checked` event checked.
+  public struct Check: Sendable, Equatable {
+    /// How many objects were checked.
+    public var objects: Int
+    /// How many of them were still alive after their grace delay.
+    public var alive: Int
+
+    /// Creates a check result.
+    public init(objects: Int, alive: Int) {
+      self.objects = objects
+      self.alive = alive
+    }
+
+    /// Whether every checked object had deallocated.
+    public var allDeallocated: Bool { alive == 0 }
   }
 
   /// What happened.
@@ -39,6 +60,8 @@ public struct LeakEvent: Sendable, Equatable, CustomStringConvertible {
   public var message: String
   /// What the decision hook answered, for `detected` and `budgetExceeded` events.
   public var decision: LeakDecision?
+  /// For `checked` events: how many objects were checked and how many were still alive.
+  public var check: Check? = nil
 
   public var description: String { "[\(kind.rawValue)] \(message)" }
 }

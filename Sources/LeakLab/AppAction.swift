@@ -1,4 +1,5 @@
 import Scenarios
+import TextGrid
 
 /// What the user did (or, for the last few cases, what happened): the input of ``AppReducer``.
 ///
@@ -30,12 +31,24 @@ public enum AppAction: Equatable, Sendable {
   case helpKeyPressed
   /// `e`: show or hide the full retain paths of the leaked instances.
   case explainKeyPressed
-  /// PgUp: scroll the explain view up a page.
-  case pageUpPressed
-  /// PgDn: scroll the explain view down a page.
-  case pageDownPressed
   /// `q` or Ctrl-C: quit.
   case quitKeyPressed
+  /// Tab: the focus moves to the next pane (in the explain view: the next leak).
+  case focusNextPressed
+  /// Shift-Tab: the focus moves to the previous pane (in the explain view: the previous leak).
+  case focusPreviousPressed
+  /// PgUp/PgDn, Home/End, `g`/`G`, ←→ `h` `l`: scroll the focused pane (or the explain view).
+  case scrollKeyPressed(ScrollStep)
+  /// `/`: start typing a filter for the catalogue.
+  case filterKeyPressed
+  /// A key typed while the filter is being edited: text, Backspace, Enter (keep) or Esc (clear).
+  case filterTyped(Key)
+  /// `y`: copy the selected leak's retain path to the clipboard (OSC 52).
+  case copyKeyPressed
+  /// `r`: write the current run's report (label, leaks, retain paths, log) as JSON.
+  case reportKeyPressed
+  /// A click selects (a scenario, a leak) and focuses the pane under it; the wheel scrolls it.
+  case mouseUsed(MouseEvent)
 
   // MARK: Not keys: used by step scripts and by the model itself
 
@@ -47,11 +60,15 @@ public enum AppAction: Equatable, Sendable {
   case tick
   /// The open scenario's screen left the navigation stack (sent by the model after going back).
   case scenarioClosed
+  /// The terminal has a new size (sent by the model when a frame of another size is drawn).
+  case terminalResized(Size)
+  /// The report was written to `path`, or could not be (`error`).
+  case reportWritten(path: String, error: String?)
 
   /// Whether the action comes from a key (and so clears a notice and closes the help overlay).
   public var isKeyPress: Bool {
     switch self {
-    case .scenarioSelected, .modeSet, .tick, .scenarioClosed: false
+    case .scenarioSelected, .modeSet, .tick, .scenarioClosed, .terminalResized, .reportWritten: false
     default: true
     }
   }

@@ -15,4 +15,9 @@ public enum AppEffect: Equatable, Sendable {
   case runAction(index: Int)
   /// Tap the shown alert's action at this index (from zero).
   case tapAlertAction(index: Int)
+  /// Put this text on the terminal's clipboard (OSC 52).
+  case copyToClipboard(String)
+  /// Write the current run's report as JSON to a file; the model answers with
+  /// ``AppAction/reportWritten(path:error:)``.
+  case writeReport
 }

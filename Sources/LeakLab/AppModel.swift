@@ -1,3 +1,4 @@
+import Foundation
 import GraphLayout
 import LeakClock
 import LeakDetector
@@ -43,6 +44,12 @@ public final class AppModel {
   /// How many runs (opens) there have been.
   public private(set) var runCount = 0
 
+  /// Where `r` writes run reports (the current directory in the app).
+  public let reportDirectory: URL
+  /// Text waiting to be put on the terminal's clipboard (`y`), oldest first;
+  /// the terminal layer takes it with ``takeClipboardRequests()``.
+  public private(set) var clipboardRequests: [String] = []
+
   private let configuration: LeakDetector.Configuration
   private let explainsRetainPaths: Bool
   private let inbox = EventInbox()
@@ -59,12 +66,15 @@ public final class AppModel {
   ///   - keyMap: the key bindings.
   ///   - configuration: the detector's grace delay and checks.
   ///   - explainsRetainPaths: whether detected leaks get their retain path (RetainGraph).
+  ///   - reportDirectory: where `r` writes run reports; the current directory by default.
   public init(
     catalogue: [Scenario] = Catalogue.all, scheduler: any Scheduler = LiveScheduler(),
     keyMap: KeyMap = .standard, configuration: LeakDetector.Configuration = .init(),
-    explainsRetainPaths: Bool = true
+    explainsRetainPaths: Bool = true,
+    reportDirectory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
   ) {
     scenarios = catalogue
+    self.reportDirectory = reportDirectory
     self.scheduler = scheduler
     self.configuration = configuration
     self.explainsRetainPaths = explainsRetainPaths
@@ -97,12 +107,35 @@ public final class AppModel {
     refresh()
   }
 
-  /// Looks `key` up in the key map and sends its action; returns the action, or `nil` if unbound.
+  /// Looks `key` up in the key map and sends its action; returns the action,
+  /// or `nil` if unbound. While the filter is typed, text, Enter, Esc and
+  /// Backspace edit it; other keys (↑↓) still act.
   @discardableResult
   public func handle(_ key: Key) -> AppAction? {
-    guard let action = state.keyMap.action(for: key) else { return nil }
+    let action =
+      state.isEditingFilter && !state.isHelpVisible && Self.editsFilter(key)
+      ? .filterTyped(key) : state.keyMap.action(for: key)
+    guard let action else { return nil }
     send(action)
     return action
+  }
+
+  private static func editsFilter(_ key: Key) -> Bool {
+    switch key {
+    case .character, .enter, .escape, .backspace: true
+    default: false
+    }
+  }
+
+  /// Tells the model the terminal's size (before a frame of that size is drawn).
+  public func resize(to size: Size) {
+    if size != state.screenSize { send(.terminalResized(size)) }
+  }
+
+  /// Takes the text waiting for the clipboard.
+  public func takeClipboardRequests() -> [String] {
+    defer { clipboardRequests = [] }
+    return clipboardRequests
   }
 
   /// Called after time passed: refreshes the state when something visible
@@ -118,7 +151,7 @@ public final class AppModel {
   /// The frame for a terminal of `size`: ``render(_:size:)`` of the state.
   /// The size is kept: it says how far the explain view can scroll.
   public func frame(for size: Size) -> Grid {
-    if state.screenSize != size { state.screenSize = size }
+    resize(to: size)
     return render(state, size: size)
   }
 
@@ -141,6 +174,21 @@ public final class AppModel {
       harness.runAction(at: index)
     case .tapAlertAction(let index):
       harness.tapAlertAction(at: index)
+    case .copyToClipboard(let text):
+      clipboardRequests.append(text)
+    case .writeReport:
+      let report = RunReport(state: state)
+      let url = reportDirectory.appendingPathComponent(report.fileName(run: runCount))
+      // Relative to the current directory when it is there: short enough for an 80-column status bar.
+      let inCurrentDirectory =
+        reportDirectory.standardizedFileURL.path == FileManager.default.currentDirectoryPath
+      let shown = inCurrentDirectory ? "./" + url.lastPathComponent : url.path
+      do {
+        try report.json().write(to: url, options: .atomic)
+        return [.reportWritten(path: shown, error: nil)]
+      } catch {
+        return [.reportWritten(path: shown, error: "\(error.localizedDescription)")]
+      }
     }
     return []
   }
@@ -167,7 +215,9 @@ public final class AppModel {
       state.retainGraphs = Self.graphs(of: explanationLog.all)
       explainedCount = explanationLog.count
     }
-    state.appendToLog(LogEntry.entries(for: inbox.drain()))
+    let events = inbox.drain()
+    state.appendToLog(LogEntry.entries(for: events))
+    if let check = events.compactMap(RunCheck.init).last { state.lastCheck = check }
     lastFingerprint = fingerprint()
   }
 
@@ -187,6 +237,8 @@ public final class AppModel {
     var phone: ScreenSnapshot?
     var hasNewEvents: Bool
     var openLeakSecond: Int64?
+    /// Still checking (the code pane's lint line waits for the verdict).
+    var isChecking: Bool
   }
 
   private func fingerprint() -> Fingerprint {
@@ -194,6 +246,7 @@ public final class AppModel {
     return Fingerprint(
       leaks: report.leaks, budgetIssues: report.budgetIssues, phone: harness.window.snapshot(),
       hasNewEvents: !inbox.isEmpty,
-      openLeakSecond: report.openLeaks.isEmpty ? nil : report.time.components.seconds)
+      openLeakSecond: report.openLeaks.isEmpty ? nil : report.time.components.seconds,
+      isChecking: report.pendingExpectations > 0)
   }
 }

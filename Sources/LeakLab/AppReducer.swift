@@ -10,21 +10,25 @@ import Scenarios
 /// ```
 ///
 /// Rules worth knowing:
-/// - While a scenario is open, the selection and the modes are fixed: ↑/↓,
-///   Enter and `w` only leave a notice ("Esc closes … first"). So the code pane
-///   always shows the form that runs.
+/// - While a scenario is open, the selection and the modes are fixed: Enter,
+///   `w` and moving in the catalogue only leave a notice ("Esc closes … first").
+///   So the code pane always shows the form that runs.
+/// - ↑↓ act on the focused pane (Tab moves the focus): the catalogue's
+///   selection, the detector's leak cursor, or a scroll of the code or the log.
 /// - With the help overlay shown, a key other than `?`, Esc or `q` only closes it.
-/// - In the explain view, ↑/↓ pick the leak, PgUp/PgDn scroll it; Esc or `e`
-///   close it; other keys (but `q`, `?` and `o`) only close it.
+/// - While the filter is typed (`/`), keys are text; Enter keeps it, Esc clears it.
+/// - In the explain view, ↑↓ and the page keys scroll, Tab picks the leak, `y`
+///   copies; Esc or `e` close it; other keys (but `q`, `?` and `o`) only close it.
 public enum AppReducer {
   /// Applies `action` to `state`; returns the effects to perform, in order.
   public static func reduce(_ state: inout AppState, _ action: AppAction) -> [AppEffect] {
     if action.isKeyPress { state.notice = nil }
     if state.isHelpVisible, action.isKeyPress {
-      switch action {
-      case .quitKeyPressed: state.isQuitRequested = true
-      default: state.isHelpVisible = false
-      }
+      reduceInHelp(&state, action)
+      return []
+    }
+    if case .filterTyped(let key) = action {
+      editFilter(&state, key)
       return []
     }
     if state.explainedLeakIndex != nil, let effects = reduceInExplainView(&state, action) {
@@ -32,13 +36,17 @@ public enum AppReducer {
     }
     switch action {
     case .moveUpPressed:
-      moveSelection(&state, by: -1)
+      move(&state, by: -1)
     case .moveDownPressed:
-      moveSelection(&state, by: 1)
+      move(&state, by: 1)
     case .openKeyPressed:
       return open(&state)
     case .closeKeyPressed:
       if state.openScenario != nil { return [.goBack] }
+      if !state.filter.isEmpty {
+        state.filter = ""
+        state.notice = "Filter cleared"
+      }
     case .captureToggled:
       setMode(&state, state.selectedEntry?.mode.toggled)
     case .actionKeyPressed(let number):
@@ -46,28 +54,45 @@ public enum AppReducer {
     case .overlayKeyPressed:
       state.overlayMode = state.overlayMode.next
       state.notice = "Overlay: \(state.overlayMode.title)"
+      if !state.isOverlayVisible, state.focus == .detector { state.focus = .catalogue }
     case .helpKeyPressed:
       state.isHelpVisible = true
+      state.helpScroll = .top
     case .explainKeyPressed:
-      state.explainedLeakIndex = state.report.leaks.firstIndex(where: \.isOpen) ?? 0
-      state.explainScroll = 0
-    case .pageUpPressed, .pageDownPressed:
-      break
+      openExplainView(&state)
     case .quitKeyPressed:
       state.isQuitRequested = true
+    case .focusNextPressed:
+      moveFocus(&state, forward: true)
+    case .focusPreviousPressed:
+      moveFocus(&state, forward: false)
+    case .scrollKeyPressed(let step):
+      scroll(&state, step)
+    case .filterKeyPressed:
+      startFilter(&state)
+    case .copyKeyPressed:
+      return copyRetainPath(&state, leakIndex: state.leakForKeys)
+    case .reportKeyPressed:
+      return [.writeReport]
+    case .mouseUsed(let event):
+      return useMouse(&state, event)
     case .scenarioSelected(let id):
       if state.openScenario == nil, let index = state.catalogue.firstIndex(where: { $0.id == id }) {
-        state.selectedIndex = index
+        select(&state, index)
       }
     case .modeSet(let mode):
       setMode(&state, mode)
-    case .tick:
+    case .tick, .filterTyped:
       break
     case .scenarioClosed:
       if let open = state.openScenario, let entry = state.openEntry {
         state.log(.closed, "\(entry.title) (\(open.mode.rawValue))")
       }
       state.openScenario = nil
+    case .terminalResized(let size):
+      state.screenSize = size
+    case .reportWritten(let path, let error):
+      state.notice = error.map { "Could not write the report to \(path): \($0)" } ?? "Report: \(path)"
     }
     return []
   }
@@ -78,18 +103,29 @@ public enum AppReducer {
     let count = state.report.leaks.count
     switch action {
     case .moveUpPressed:
-      state.explainedLeakIndex = max(0, (state.explainedLeakIndex ?? 0) - 1)
-      state.explainScroll = 0
+      state.explainScroll = PaneMetrics.explain(in: state).moved(by: .lineUp)
     case .moveDownPressed:
-      state.explainedLeakIndex = max(0, min(count - 1, (state.explainedLeakIndex ?? 0) + 1))
-      state.explainScroll = 0
-    case .pageUpPressed, .pageDownPressed:
-      let page = max(1, ExplainView.visibleRows(in: state.screenSize) - 1)
-      let scroll = state.explainScroll + (action == .pageDownPressed ? page : -page)
-      state.explainScroll = max(0, min(ExplainView.maxScroll(state), scroll))
+      state.explainScroll = PaneMetrics.explain(in: state).moved(by: .lineDown)
+    case .scrollKeyPressed(let step):
+      state.explainScroll = PaneMetrics.explain(in: state).moved(by: step)
+    case .focusNextPressed, .focusPreviousPressed:
+      guard count > 0 else { return [] }
+      let step = action == .focusNextPressed ? 1 : count - 1
+      let index = ((state.explainedLeakIndex ?? 0) + step) % count
+      state.explainedLeakIndex = index
+      state.selectedLeakIndex = index
+      state.explainScroll = .top
+    case .copyKeyPressed:
+      return copyRetainPath(&state, leakIndex: state.explainedLeakIndex)
+    case .mouseUsed(let event):
+      switch event.kind {
+      case .wheelUp: state.explainScroll = PaneMetrics.explain(in: state).moved(by: .wheelUp)
+      case .wheelDown: state.explainScroll = PaneMetrics.explain(in: state).moved(by: .wheelDown)
+      case .press, .release: break
+      }
     case .closeKeyPressed, .explainKeyPressed:
       state.explainedLeakIndex = nil
-    case .quitKeyPressed, .helpKeyPressed, .overlayKeyPressed:
+    case .quitKeyPressed, .helpKeyPressed, .overlayKeyPressed, .reportKeyPressed:
       return nil
     default:
       guard action.isKeyPress else {
@@ -101,13 +137,33 @@ public enum AppReducer {
     return []
   }
 
-  private static func moveSelection(_ state: inout AppState, by offset: Int) {
-    guard state.openScenario == nil else {
-      state.notice = "Esc closes the open scenario first"
-      return
+  /// In the help overlay the scroll keys scroll, `q` quits, any other key closes it.
+  private static func reduceInHelp(_ state: inout AppState, _ action: AppAction) {
+    let layout = AppLayout(size: state.screenSize, state: state)
+    let frame = HelpOverlayView.frame(state, in: layout.body)
+    let content = HelpOverlayView.content(state, width: frame.viewport.width).size
+    let position = state.helpScroll.clamped(content: content, viewport: frame.viewport.size)
+    let step: ScrollStep? =
+      switch action {
+      case .moveUpPressed: .lineUp
+      case .moveDownPressed: .lineDown
+      case .scrollKeyPressed(let step): step
+      case .mouseUsed(let event) where event.kind == .wheelUp: .wheelUp
+      case .mouseUsed(let event) where event.kind == .wheelDown: .wheelDown
+      default: nil
+      }
+    if let step {
+      state.helpScroll = position.moved(by: step, content: content, viewport: frame.viewport.size)
+    } else if action == .quitKeyPressed {
+      state.isQuitRequested = true
+    } else {
+      state.isHelpVisible = false
     }
-    guard !state.catalogue.isEmpty else { return }
-    state.selectedIndex = max(0, min(state.catalogue.count - 1, state.selectedIndex + offset))
+  }
+
+  private static func openExplainView(_ state: inout AppState) {
+    state.explainedLeakIndex = state.leakForKeys ?? 0
+    state.explainScroll = .top
   }
 
   private static func open(_ state: inout AppState) -> [AppEffect] {
@@ -115,9 +171,14 @@ public enum AppReducer {
       state.notice = "A scenario is open: Esc closes it"
       return []
     }
-    guard let entry = state.selectedEntry else { return [] }
+    guard let entry = state.selectedEntry, state.visibleCatalogueIndices.contains(state.selectedIndex) else {
+      return []
+    }
     state.openScenario = OpenScenario(id: entry.id, mode: entry.mode)
-    state.runScenarioID = entry.id
+    state.lastRun = state.openScenario
+    state.lastCheck = nil
+    state.selectedLeakIndex = 0
+    state.scroll[.detector] = nil
     state.log(.opened, "\(entry.title) (\(entry.mode.rawValue))")
     return [.open(id: entry.id, mode: entry.mode)]
   }
@@ -129,13 +190,17 @@ public enum AppReducer {
     }
     guard let mode, state.catalogue.indices.contains(state.selectedIndex) else { return }
     state.catalogue[state.selectedIndex].mode = mode
+    state.scroll[.code] = nil
     state.notice = "\(state.catalogue[state.selectedIndex].title): \(mode.rawValue) (\(mode.prose))"
   }
 
   private static func tap(_ state: inout AppState, number: Int) -> [AppEffect] {
     let index = number - 1
     if let alert = state.phone?.alert {
-      guard alert.actions.indices.contains(index) else { return [] }
+      guard alert.actions.indices.contains(index) else {
+        state.notice = "\(number) does nothing here: the alert's actions are 1–\(alert.actions.count)"
+        return []
+      }
       state.log(.action, "alert: \(alert.actions[index].title)")
       return [.tapAlertAction(index: index)]
     }
@@ -143,9 +208,30 @@ public enum AppReducer {
       state.notice = "Enter opens the selected scenario first"
       return []
     }
-    guard entry.actions.indices.contains(index) else { return [] }
+    guard entry.actions.indices.contains(index) else {
+      let count = entry.actions.count
+      state.notice =
+        count == 1
+        ? "\(number) does nothing here: this screen has one action (1)"
+        : "\(number) does nothing here: this screen's actions are 1–\(count)"
+      return []
+    }
     state.log(.action, entry.actions[index].title)
     return [.runAction(index: index)]
+  }
+
+  private static func copyRetainPath(_ state: inout AppState, leakIndex: Int?) -> [AppEffect] {
+    guard let index = leakIndex, state.report.leaks.indices.contains(index) else {
+      state.notice = "Nothing to copy: no leak in this run"
+      return []
+    }
+    let leak = state.report.leaks[index]
+    guard let path = leak.retainPath else {
+      state.notice = "\(leak.name) has no retain path to copy"
+      return []
+    }
+    state.notice = "Copied the retain path of \(leak.name) to the clipboard (OSC 52)"
+    return [.copyToClipboard(path)]
   }
 }
 
@@ -159,5 +245,14 @@ extension AppState {
   mutating func appendToLog(_ entries: [LogEntry]) {
     log.append(contentsOf: entries)
     if log.count > Self.logLimit { log.removeFirst(log.count - Self.logLimit) }
+  }
+
+  /// The leak `e` explains and `y` copies: the detector cursor's when the
+  /// detector has the focus, else the first open one (else the first).
+  var leakForKeys: Int? {
+    let leaks = report.leaks
+    guard !leaks.isEmpty else { return nil }
+    if focus == .detector, leaks.indices.contains(selectedLeakIndex) { return selectedLeakIndex }
+    return leaks.firstIndex(where: \.isOpen) ?? 0
   }
 }

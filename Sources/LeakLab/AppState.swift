@@ -1,3 +1,4 @@
+import Foundation
 import GraphLayout
 import LeakDetector
 import Scenarios
@@ -25,25 +26,44 @@ public struct AppState: Equatable, Sendable {
   public var selectedIndex: Int
   /// The scenario whose screen is on the phone, if any.
   public var openScenario: OpenScenario?
+  /// The scenario and form of the current run (the last open): what the
+  /// overlay, the log's latest lines and the explain view are about.
+  public var lastRun: OpenScenario?
   /// What the simulated phone shows: the window's snapshot.
   public var phone: ScreenSnapshot?
   /// The event log, oldest first, at most ``logLimit`` entries.
   public var log: [LogEntry]
   /// The detector's report for the current run.
   public var report: LeakReport
+  /// The current run's latest check: what the detector checked once the
+  /// grace delay after the close had passed (`nil` before that).
+  public var lastCheck: RunCheck?
   /// When the overlay panel is drawn.
   public var overlayMode: OverlayMode
   /// Whether the `?` help overlay is shown.
   public var isHelpVisible: Bool
   /// The leak whose full retain path the explain view shows; `nil` when the view is closed.
   public var explainedLeakIndex: Int?
-  /// How many rows the explain view is scrolled down.
-  public var explainScroll: Int
+  /// The leak the detector pane's cursor is on (when it has the focus): what
+  /// `e` explains and `y` copies.
+  public var selectedLeakIndex: Int
+  /// The pane with the keyboard focus (Tab moves it).
+  public var focus: FocusPane
+  /// Where the user scrolled each pane to; a pane without an entry scrolls by
+  /// itself (the code pane to its marked line, the log to its newest line).
+  public var scroll: [FocusPane: ScrollPosition]
+  /// Where the explain view's content is scrolled to.
+  public var explainScroll: ScrollPosition
+  /// Where the help overlay is scrolled to.
+  public var helpScroll: ScrollPosition
+  /// The catalogue filter (`/`): only scenarios whose title, id or pattern
+  /// contain it (ignoring case) are listed.
+  public var filter: String
+  /// Whether keys are typing the filter (between `/` and Enter or Esc).
+  public var isEditingFilter: Bool
   /// Each leaked instance's retain graph (its cycle or root path), by name (`AlertController#1`).
   public var retainGraphs: [String: ReferenceGraph]
-  /// The scenario of the current run: the one opened last (its fix is shown beside the graphs).
-  public var runScenarioID: String?
-  /// The size of the terminal the last frame was drawn for: how far the explain view scrolls.
+  /// The terminal's size, for scrolling by pages and for mouse clicks.
   public var screenSize: Size
   /// A one-line message for the status bar (why a key did nothing); cleared by the next key.
   public var notice: String?
@@ -63,16 +83,23 @@ public struct AppState: Equatable, Sendable {
     self.catalogue = catalogue
     selectedIndex = 0
     openScenario = nil
+    lastRun = nil
     phone = nil
     log = []
     report = .empty
+    lastCheck = nil
     overlayMode = .always
     isHelpVisible = false
     explainedLeakIndex = nil
-    explainScroll = 0
+    selectedLeakIndex = 0
+    focus = .catalogue
+    scroll = [:]
+    explainScroll = .top
+    helpScroll = .top
+    filter = ""
+    isEditingFilter = false
+    screenSize = AppLayout.minimumSize
     retainGraphs = [:]
-    runScenarioID = nil
-    screenSize = Size(width: 80, height: 24)
     notice = nil
     now = .zero
     isQuitRequested = false
@@ -89,11 +116,33 @@ public struct AppState: Equatable, Sendable {
     openScenario.flatMap { open in catalogue.first { $0.id == open.id } }
   }
 
+  /// The catalogue row of the current run's scenario, if there has been a run.
+  public var lastRunEntry: CatalogueEntry? {
+    lastRun.flatMap { run in catalogue.first { $0.id == run.id } }
+  }
+
+  /// Whether the selection is not the current run's scenario: the overlay
+  /// and the explain view then describe a run of another scenario.
+  public var isSelectionAnotherScenario: Bool {
+    openScenario == nil && lastRun != nil && lastRun?.id != selectedEntry?.id
+  }
+
+  /// The catalogue rows the filter lets through, in order.
+  public var visibleCatalogueIndices: [Int] {
+    guard !filter.isEmpty else { return Array(catalogue.indices) }
+    return catalogue.indices.filter { index in
+      let entry = catalogue[index]
+      return [entry.title, entry.id, entry.pattern].contains { $0.localizedStandardContains(filter) }
+    }
+  }
+
   /// Which keys mean something now: picks the status bar's hints.
   public var keyContext: KeyContext {
     if isHelpVisible { return .help }
+    if isEditingFilter { return .filtering }
     if explainedLeakIndex != nil { return .explain }
     if phone?.alert != nil { return .alert }
+    if focus != .catalogue { return .pane }
     return openScenario == nil ? .browsing : .scenario
   }
 

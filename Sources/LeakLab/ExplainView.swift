@@ -2,13 +2,17 @@ import GraphLayout
 import LeakDetector
 import TextGrid
 
-/// The explain view (`e`): one leaked instance at a time (↑/↓ for the
-/// others) with its status and its retain graph drawn as boxes and arrows —
-/// the culprit edge heavy and red — and the catalogue's fix beside it (above
-/// it below 100 columns). PgUp/PgDn scroll it when it is taller than the screen.
+/// The explain view (`e`): one leaked instance at a time (Tab for the
+/// others) with its status, its retain graph drawn as boxes and arrows — the
+/// culprit edge heavy and red — and the catalogue's fix beside it (above it
+/// below 100 columns); ``ExplainContent`` lays it out.
+///
+/// It scrolls (↑↓, PgUp/PgDn, g/G, and ←→ when wider than the box) on the
+/// same ``ScrollView`` as every pane: the box's bottom border says how much is
+/// cut off, and the last line inside the box lists the keys.
 ///
 /// ```
-/// ┌─ Why is it alive? · rows 1–20 of 23 ─────────────────────────────────────────┐
+/// ┌─ Why is it alive? ───────────────────────────────────────────────────────────┐
 /// │ 1 of 1: CheckoutScreen#1                                                     │
 /// │ open  alive 1 s · closed at 0.0 s, detected at 1.0 s                         │
 /// │                                                                              │
@@ -28,75 +32,84 @@ import TextGrid
 /// │   ┃ delegate (strong)           ┃                                            │
 /// │   ┗━━━━━━━━━━━━━━━━━━━━━━━━━━━━━┛                                            │
 /// │                                                                              │
-/// │ │ strong  ┃ culprit: the reference to break                                  │
-/// │ ↑↓ other leak · PgUp/PgDn scroll · Esc or e closes · ↓ more below            │
-/// └──────────────────────────────────────────────────────────────────────────────┘
+/// │ ↑↓ PgUp PgDn scroll · y copies the path · Esc or e closes                    │
+/// └───────────────────────────────────────────────────────────── ↓ 3 more ───────┘
 /// ```
 enum ExplainView {
+  /// Where the view's parts go in `area` (the screen above the status bar).
+  struct Frame {
+    var box: Rect
+    var viewport: Rect
+    var footer: Rect
+  }
+
+  /// The box fills `area` when its content needs the room, else it is as tall as the content.
+  static func frame(_ state: AppState, in area: Rect) -> Frame {
+    let width = min(area.width, 200)
+    let contentHeight = content(state, width: max(1, width - 4), room: max(1, area.height - 4)).height
+    let box = area.centered(Size(width: width, height: min(area.height, contentHeight + 4)))
+    let inner = box.inset(by: 1).inset(left: 1, right: 1)
+    let (footer, rest) = inner.divided(atDistance: min(1, inner.height), from: .bottom)
+    // A blank row between the content and the keys, when there is room.
+    let viewport = rest.height > 2 ? rest.inset(bottom: 1) : rest
+    return Frame(box: box, viewport: viewport, footer: footer)
+  }
+
   static func draw(_ state: AppState, in area: Rect, on grid: inout Grid) {
-    grid.fill(area)
-    let content = self.content(state, for: area)
-    let visible = visibleRows(inBody: area)
-    let offset = max(0, min(state.explainScroll, content.height - visible))
-    var title = "Why is it alive?"
-    if content.height > visible {
-      title += " · rows \(offset + 1)–\(min(content.height, offset + visible)) of \(content.height)"
+    let frame = frame(state, in: area)
+    grid.fill(frame.box.width >= area.width - 4 ? area : frame.box.inset(by: -1).intersection(area))
+    grid.drawBox(frame.box, title: "Why is it alive?", style: .title, titleStyle: .title)
+    let content = content(state, width: frame.viewport.width, room: frame.viewport.height)
+    ScrollView.draw(content, in: frame.viewport, box: frame.box, at: state.explainScroll, on: &grid)
+    grid.put(footer(state), at: frame.footer.origin, style: .muted, maxWidth: frame.footer.width)
+  }
+
+  /// The keys line: `Tab other leak · ↑↓ PgUp PgDn scroll · y copies the path · Esc or e closes`.
+  static func footer(_ state: AppState) -> String {
+    var parts: [String] = []
+    if state.report.leaks.count > 1, !state.isSelectionAnotherScenario { parts.append("Tab other leak") }
+    parts.append("↑↓ PgUp PgDn scroll")
+    if state.explainedLeakIndex.map(state.report.leaks.indices.contains) == true {
+      parts.append("y copies the path")
     }
-    let inner = grid.drawBox(area, title: title, style: .title, titleStyle: .title).inset(left: 1, right: 1)
-    guard inner.height > 1 else { return }
-    var window = Grid(size: Size(width: inner.width, height: visible))
-    window.draw(content, at: Point(x: 0, y: -offset))
-    grid.draw(window, at: inner.origin)
-    var footer = "↑↓ other leak · Esc or e closes"
-    if content.height > visible {
-      footer = "↑↓ other leak · PgUp/PgDn scroll · Esc or e closes"
-      if offset + visible < content.height { footer += " · ↓ more below" }
-    }
-    grid.put(
-      footer.truncated(toWidth: inner.width), at: Point(x: inner.minX, y: inner.maxY - 1), style: .muted)
+    parts.append("Esc or e closes")
+    return parts.joined(separator: " · ")
   }
 
-  // MARK: Scrolling
-
-  /// The content rows on screen for a terminal of `size`.
-  static func visibleRows(in size: Size) -> Int {
-    visibleRows(inBody: body(of: size))
-  }
-
-  /// Everything above the status bar, as ``AppLayout`` divides it.
-  private static func body(of size: Size) -> Rect {
-    Rect(size: size).divided(atDistance: 1, from: .bottom).remainder
-  }
-
-  private static func visibleRows(inBody body: Rect) -> Int {
-    max(1, body.height - 3)  // the box's two borders and the footer
-  }
-
-  /// How far the explain view can scroll at the state's screen size.
-  static func maxScroll(_ state: AppState) -> Int {
-    let body = body(of: state.screenSize)
-    return max(0, content(state, for: body).height - visibleRows(inBody: body))
-  }
-
-  // MARK: Content
-
-  /// Everything the view shows for the explained leak, at the width inside the box.
-  static func content(_ state: AppState, for area: Rect) -> Grid {
-    let width = max(1, area.width - 4)
+  /// Everything the view shows at `width` columns; `room` is the height on
+  /// screen, which decides whether a cycle can be drawn in one row.
+  static func content(_ state: AppState, width: Int, room: Int) -> Grid {
     let report = state.report
+    if state.isSelectionAnotherScenario, let selected = state.selectedEntry, let run = state.lastRunEntry {
+      return Grid(
+        lines: wrapped(
+          [
+            ("\(selected.title) has not run yet.", .title),
+            ("Enter opens it; close it (Esc) and its leaks can be explained here.", .plain),
+            ("The overlay still shows the last run: \(run.title). Select it to explain that run.", .muted),
+          ], width: width))
+    }
     guard let index = state.explainedLeakIndex, report.leaks.indices.contains(index) else {
-      var grid = Grid(size: Size(width: width, height: 2))
-      grid.put("Nothing has leaked in this run.", at: .zero, style: .title)
-      grid.put(
-        "Open a scenario in strong form, tap its actions and close it (Esc).", at: Point(x: 0, y: 1),
-        maxWidth: width)
-      return grid
+      let run = state.lastRunEntry.map { " (\($0.title))" } ?? ""
+      return Grid(
+        lines: wrapped(
+          [
+            ("Nothing has leaked in this run\(run).", .title),
+            ("Open a scenario in strong form, tap its actions and close it (Esc).", .plain),
+          ], width: width))
     }
     let leak = report.leaks[index]
-    let entry = state.runScenarioID.flatMap { id in state.catalogue.first { $0.id == id } }
+    let entry = state.lastRunEntry
     return ExplainContent(
       leak: leak, number: index + 1, count: report.leaks.count, now: report.time,
       graph: state.retainGraphs[leak.name], fix: entry?.fix, whyItLeaks: entry?.whyItLeaks
-    ).grid(width: width, height: visibleRows(inBody: area))
+    ).grid(width: width, height: room)
+  }
+
+  /// Each line word-wrapped to `width`; lines that fit stay as they are.
+  private static func wrapped(_ lines: [(String, Style)], width: Int) -> [(String, Style)] {
+    lines.flatMap { line in
+      line.0.displayWidth <= width ? [line] : TextWrapping.words(line.0, width: width).map { ($0, line.1) }
+    }
   }
 }

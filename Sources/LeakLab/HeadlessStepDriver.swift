@@ -13,7 +13,7 @@ import TextGrid
 /// let result = try StepRunner.run(script, on: driver)
 /// ```
 @MainActor
-public final class HeadlessStepDriver: StepDriver {
+public final class HeadlessStepDriver: @MainActor StepDriver {
   /// The app, as the terminal would show it.
   public let model: AppModel
   /// The clock `wait` advances.
@@ -24,6 +24,7 @@ public final class HeadlessStepDriver: StepDriver {
     let scheduler = ManualScheduler()
     self.scheduler = scheduler
     model = AppModel(catalogue: catalogue, scheduler: scheduler)
+    model.resize(to: Self.screenSize)
   }
 
   public func perform(_ command: StepCommand) throws(StepDriverError) {
@@ -72,8 +73,14 @@ public final class HeadlessStepDriver: StepDriver {
     }
   }
 
+  /// The label read off the rendered screen by the reader the terminal driver
+  /// uses, so a step that hides the overlay fails the same way in both.
   public func readLabel() throws(StepDriverError) -> String {
-    model.state.report.summaryLabel
+    let screen = render(model.state, size: Self.screenSize).lines
+    guard let label = ScreenLabelReader.label(in: screen) else {
+      throw .failure("the detector overlay is not on screen")
+    }
+    return label
   }
 }
 

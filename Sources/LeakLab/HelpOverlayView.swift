@@ -1,32 +1,51 @@
 import TextGrid
 
 /// The `?` overlay: every binding of the key map with its help text, in a
-/// box over the middle of the screen.
+/// box over the middle of the screen. Taller than the screen, it scrolls
+/// (↑↓, PgUp/PgDn); any other key closes it.
 enum HelpOverlayView {
+  /// Where the box, its scrolling rows and its fixed last line go in `area`.
+  struct Frame {
+    var box: Rect
+    var viewport: Rect
+    var footer: Rect
+  }
+
+  static func frame(_ state: AppState, in area: Rect) -> Frame {
+    let width = min(area.width - 2, 100)
+    let content = Self.content(state, width: max(1, width - 4))
+    let box = area.centered(Size(width: width, height: min(area.height, content.height + 4)))
+    let inner = box.inset(by: 1).inset(left: 1, right: 1)
+    let (footer, rest) = inner.divided(atDistance: min(1, inner.height), from: .bottom)
+    return Frame(box: box, viewport: rest.height > 2 ? rest.inset(bottom: 1) : rest, footer: footer)
+  }
+
   static func draw(_ state: AppState, in area: Rect, on grid: inout Grid) {
+    let frame = frame(state, in: area)
+    grid.fill(frame.box.width >= area.width - 4 ? area : frame.box.inset(by: -1).intersection(area))
+    grid.drawBox(frame.box, title: "Keys", style: .title, titleStyle: .title)
+    let content = Self.content(state, width: frame.viewport.width)
+    ScrollView.draw(content, in: frame.viewport, box: frame.box, at: state.helpScroll, on: &grid)
+    let footer = "? or Esc closes · ↑↓ PgUp PgDn scroll · LeakLab \(LeakLabVersion.current)"
+    grid.put(footer, at: frame.footer.origin, style: .muted, maxWidth: frame.footer.width)
+  }
+
+  /// Every binding: its keys in a column, its help wrapped beside them.
+  static func content(_ state: AppState, width: Int) -> Grid {
     let rows = state.keyMap.helpRows
-    let keysWidth = rows.map(\.keys.displayWidth).max() ?? 0
-    let width = min(area.width - 2, 76)
-    let helpWidth = max(1, width - 4 - keysWidth - 2)
+    let keysWidth = (rows.map(\.keys.displayWidth).max() ?? 0) + 2
+    let helpWidth = max(1, width - keysWidth)
     var lines: [(keys: String, help: String)] = []
     for row in rows {
       for (index, text) in TextWrapping.words(row.help, width: helpWidth).enumerated() {
         lines.append((index == 0 ? row.keys : "", text))
       }
     }
-    let footer = "? or Esc closes this help · LeakLab \(LeakLabVersion.current)"
-    let box = area.centered(Size(width: width, height: lines.count + 4))
-    grid.fill(box.width >= area.width - 4 ? area : box.inset(by: -1).intersection(area))
-    let inner = grid.drawBox(box, title: "Keys", style: .title, titleStyle: .title).inset(left: 1, right: 1)
-    for (row, line) in lines.enumerated() where row < inner.height {
-      let y = inner.minY + row
-      grid.put(line.keys, at: Point(x: inner.minX, y: y), style: .key, maxWidth: keysWidth)
-      grid.put(line.help, at: Point(x: inner.minX + keysWidth + 2, y: y), maxWidth: helpWidth)
+    var grid = Grid(size: Size(width: max(1, width), height: max(1, lines.count)))
+    for (y, line) in lines.enumerated() {
+      grid.put(line.keys, at: Point(x: 0, y: y), style: .key)
+      grid.put(line.help, at: Point(x: keysWidth, y: y))
     }
-    if inner.height > lines.count + 1 {
-      grid.put(
-        footer, at: Point(x: inner.minX, y: inner.minY + lines.count + 1), style: .muted,
-        maxWidth: inner.width)
-    }
+    return grid
   }
 }

@@ -24,20 +24,23 @@ public struct KeyBinding: Equatable, Sendable {
   public let hint: String?
   /// Where the status bar shows the hint.
   public let shownIn: Set<KeyContext>
+  /// Other words for the hint in some contexts (`↑↓ scroll` in a pane, `↑↓ select` in the list).
+  public let hintOverrides: [KeyContext: String]
 
   /// A binding whose keys all send `action`.
   public init(
     _ keys: [Key], _ action: AppAction, label: String? = nil, help: String, hint: String? = nil,
-    shownIn: Set<KeyContext> = Set(KeyContext.allCases)
+    shownIn: Set<KeyContext> = Set(KeyContext.allCases), hintOverrides: [KeyContext: String] = [:]
   ) {
     self.init(
-      keys.map { ($0, action) }, label: label, help: help, hint: hint, shownIn: shownIn)
+      keys.map { ($0, action) }, label: label, help: help, hint: hint, shownIn: shownIn,
+      hintOverrides: hintOverrides)
   }
 
   /// A binding in which each key sends its own action (`1` … `9`).
   public init(
     _ pairs: [(Key, AppAction)], label: String? = nil, help: String, hint: String? = nil,
-    shownIn: Set<KeyContext> = Set(KeyContext.allCases)
+    shownIn: Set<KeyContext> = Set(KeyContext.allCases), hintOverrides: [KeyContext: String] = [:]
   ) {
     precondition(!pairs.isEmpty, "a binding needs at least one key")
     keys = pairs.map(\.0)
@@ -46,5 +49,6 @@ public struct KeyBinding: Equatable, Sendable {
     self.help = help
     self.hint = hint
     self.shownIn = shownIn
+    self.hintOverrides = hintOverrides
   }
 }

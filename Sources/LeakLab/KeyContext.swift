@@ -11,4 +11,8 @@ public enum KeyContext: String, CaseIterable, Hashable, Sendable {
   case help
   /// The explain view (full retain paths) is shown.
   case explain
+  /// A pane other than the catalogue has the focus: keys scroll it.
+  case pane
+  /// Keys are typing the catalogue filter (`/`).
+  case filtering
 }

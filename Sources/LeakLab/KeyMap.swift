@@ -27,21 +27,50 @@ public struct KeyMap: Equatable, Sendable {
   }
 
   /// The action `key` sends, or `nil` when it is not bound.
+  ///
+  /// A mouse event is looked up by its kind (bindings name it at cell zero)
+  /// and sent with its own cell: `.mouseUsed(event)`.
   public func action(for key: Key) -> AppAction? {
-    lookup[key]
+    guard case .mouse(let event) = key else { return lookup[key] }
+    guard case .mouseUsed = lookup[.mouse(MouseEvent(event.kind, at: .zero))] else { return nil }
+    return .mouseUsed(event)
+  }
+
+  /// The keys that send `action`, in table order.
+  public func keys(for action: AppAction) -> [Key] {
+    bindings.flatMap { binding in zip(binding.keys, binding.actions).filter { $0.1 == action }.map(\.0) }
   }
 
   /// The status bar's hints in `context`: the short key label and the hint, in table order.
   public func statusHints(in context: KeyContext) -> [(keys: String, hint: String)] {
     bindings.compactMap { binding in
       guard let hint = binding.hint, binding.shownIn.contains(context) else { return nil }
-      return (binding.statusLabel, hint)
+      return (binding.statusLabel, binding.hintOverrides[context] ?? hint)
     }
   }
 
   /// The help overlay's rows: every binding's keys and help text.
   public var helpRows: [(keys: String, help: String)] {
     bindings.map { ($0.keyLabel, $0.help) }
+  }
+
+  /// The keys as plain text, one binding a line, for `leaklab --help`.
+  ///
+  /// ```text
+  ///   ↑↓ k j         Move: the catalogue's selection, …
+  ///   Enter          Open the selected scenario: push its screen on the phone
+  /// ```
+  public func plainTextTable(width: Int = 80) -> String {
+    let keysWidth = (helpRows.map(\.keys.displayWidth).max() ?? 0) + 2
+    var lines: [String] = []
+    for row in helpRows {
+      let wrapped = TextWrapping.words(row.help, width: max(20, width - 2 - keysWidth))
+      for (index, text) in wrapped.enumerated() {
+        let keys = index == 0 ? row.keys : ""
+        lines.append("  " + keys.padded(toWidth: keysWidth) + text)
+      }
+    }
+    return lines.joined(separator: "\n")
   }
 
   /// The keys as a Markdown table (the README's table is checked against it).
@@ -60,52 +89,4 @@ extension KeyBinding {
   public var statusLabel: String {
     String(keyLabel.split(separator: " ").first ?? Substring(keyLabel))
   }
-}
-
-extension KeyMap {
-  /// LeakLab's keys: arrows and j/k move, Enter opens, Esc closes, `w`
-  /// switches strong/weak, 1–9 and Space tap actions, `o` overlay, `e`
-  /// explain, `?` help, `q` and Ctrl-C quit.
-  public static let standard = KeyMap([
-    KeyBinding(
-      [
-        (.up, .moveUpPressed), (.down, .moveDownPressed),
-        (.character("k"), .moveUpPressed), (.character("j"), .moveDownPressed),
-      ],
-      label: "↑↓ k j",
-      help: "Select the previous or next scenario (in the explain view: the leak)",
-      hint: "select", shownIn: [.browsing, .explain]),
-    KeyBinding(
-      [.enter], .openKeyPressed, help: "Open the selected scenario: push its screen on the phone",
-      hint: "open", shownIn: [.browsing]),
-    KeyBinding(
-      [.escape, .left, .backspace], .closeKeyPressed,
-      help: "Close the alert or screen on top (closing the screen starts the leak check)",
-      hint: "close", shownIn: [.scenario, .alert, .help, .explain]),
-    KeyBinding(
-      [.character("w")], .captureToggled,
-      help: "Switch the selected scenario between strong (leaky) and weak (fixed)",
-      hint: "strong/weak", shownIn: [.browsing]),
-    KeyBinding(
-      (1...9).map { (Key.character(Character(String($0))), AppAction.actionKeyPressed($0)) },
-      label: "1–9",
-      help: "Tap the action with that number: the alert's if one is shown, else the screen's",
-      hint: "action", shownIn: [.scenario, .alert]),
-    KeyBinding(
-      [.character(" ")], .actionKeyPressed(1), help: "Tap the first action", shownIn: []),
-    KeyBinding(
-      [.character("o")], .overlayKeyPressed,
-      help: "Show the detector overlay always, only with issues, or never",
-      hint: "overlay", shownIn: [.browsing, .scenario]),
-    KeyBinding(
-      [.character("e")], .explainKeyPressed,
-      help: "Explain: each leaked instance's retain graph, drawn, with the fix",
-      hint: "explain", shownIn: [.browsing, .scenario, .explain]),
-    KeyBinding(
-      [(.pageUp, .pageUpPressed), (.pageDown, .pageDownPressed)], label: "PgUp/PgDn",
-      help: "Scroll the explain view when its drawing is taller than the screen",
-      hint: "scroll", shownIn: [.explain]),
-    KeyBinding([.character("?")], .helpKeyPressed, help: "Show or hide this help", hint: "help"),
-    KeyBinding([.character("q"), .control("c")], .quitKeyPressed, help: "Quit", hint: "quit"),
-  ])
 }

@@ -5,8 +5,9 @@ import TextGrid
 /// At the minimum size, 80×24: the catalogue list and the scenario's notes on
 /// the left (24 columns); on the right the phone beside the code on top, and
 /// the detector overlay above the event log below; the status bar on the last
-/// row. Larger terminals give the extra room to the code pane, the notes and
-/// the log, so at 120×40 everything shows without cutting.
+/// row. The list widens until no title is cut (48 columns, at 104 columns and
+/// wider); the rest goes to the code pane, the notes and the log. Panes whose
+/// content is longer scroll (the code pane to its marked line by default).
 struct AppLayout {
   /// The smallest terminal the app lays out properly; the terminal layer shows
   /// a "too small" message below it.
@@ -26,18 +27,23 @@ struct AppLayout {
     let (statusBar, body) = Rect(size: size).divided(atDistance: 1, from: .bottom)
     self.statusBar = statusBar
     self.body = body
-    let leftWidth = min(34, max(24, size.width / 4))
+    // The list takes the width its longest title needs when the right side
+    // keeps room for the phone and a readable code pane (56 columns).
+    let leftWidth = max(24, min(CatalogueListView.neededWidth(state), size.width - 56))
     let (left, right) = body.divided(atDistance: leftWidth, from: .left)
     let listHeight = min(left.height, max(5, state.catalogue.count + 2))
     (catalogue, about) = left.divided(atDistance: listHeight, from: .top)
     let topHeight = max(12, body.height * 11 / 20)
     let (top, bottom) = right.divided(atDistance: topHeight, from: .top)
-    let phoneWidth = min(30, max(24, right.width * 2 / 5))
+    let phoneWidth = min(30, max(22, right.width * 2 / 5))
     (phone, code) = top.divided(atDistance: phoneWidth, from: .left)
     if state.isOverlayVisible {
+      // As tall as its content, leaving the log at least `logMinimum` rows;
+      // the label and the rule always show, the details scroll.
+      let logMinimum = 4
       let content = OverlayView.contentHeight(state, innerWidth: bottom.width - 2)
-      let minimum = OverlayView.minimumContentHeight(state, innerWidth: bottom.width - 2)
-      let height = max(minimum, min(content, bottom.height - 5)) + 2
+      let header = OverlayView.headerHeight(state, innerWidth: bottom.width - 2)
+      let height = max(header + 1, min(content, bottom.height - logMinimum - 2)) + 2
       let (overlay, log) = bottom.divided(atDistance: height, from: .top)
       self.overlay = overlay
       self.log = log

@@ -33,6 +33,9 @@ extension LogEntry {
         entries.append(LogEntry(time: event.time, kind: .budget, text: "\(event.name) over budget"))
       case .budgetCleared:
         entries.append(LogEntry(time: event.time, kind: .budget, text: "\(event.name) within budget"))
+      case .checked:
+        guard let check = RunCheck(event) else { break }
+        entries.append(LogEntry(time: event.time, kind: .checked, text: check.summary))
       }
       index += 1
     }

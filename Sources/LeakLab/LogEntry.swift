@@ -14,6 +14,8 @@ public struct LogEntry: Equatable, Sendable {
     case action
     /// The detector started waiting for objects to deallocate.
     case expected
+    /// The grace delay passed and the detector checked them: all deallocated, or how many did not.
+    case checked
     /// An object outlived its grace delay.
     case detected
     /// A detected object deallocated after all.

@@ -1,9 +1,9 @@
 import LeakDetector
 import TextGrid
 
-/// The detector overlay: a box titled ` Detector `.
+/// The detector overlay: a box titled ` Detector ` (then the run it describes).
 ///
-/// The rendering contract (``OverlayReader`` reads it back from a screen):
+/// The rendering contract (``ScreenLabelReader`` reads it back from a screen):
 /// 1. The box's top border holds the title ` Detector `.
 /// 2. Its first inner lines are the summary label, exactly
 ///    `LeakDetector.summaryLabel`, wrapped only at `, ` (the comma ends the
@@ -11,34 +11,38 @@ import TextGrid
 /// 3. Then a rule of `─` across the inner width.
 /// 4. Then each leaked instance in detection order: `name  open  alive N s`
 ///    or, dimmed, `name  resolved after N.N s`; below it `  ↳ ` and the retain
-///    path, cut with `…` (the `e` key shows it whole); then exceeded budgets.
+///    path, wrapped at its arrows; then exceeded budgets. These details scroll
+///    under the label, which stays put.
 /// The box is not drawn when the overlay is hidden, or only-with-issues and clean.
 enum OverlayView {
   static func draw(_ state: AppState, in area: Rect, on grid: inout Grid) {
-    let inner = grid.drawBox(area, title: "Detector", style: .muted, titleStyle: .title)
+    let border: Style = state.focus == .detector ? .focused : .muted
+    let inner = grid.drawBox(area, title: title(state), style: border, titleStyle: .title)
     guard inner.width > 0, inner.height > 0 else { return }
-    let report = state.report
-    var lines = labelLines(report, width: inner.width)
-    lines.append((String(repeating: "─", count: inner.width), .muted))
-    let details = detailLines(state, width: inner.width)
-    let room = inner.height - lines.count
-    if details.count > room, room > 0 {
-      let hidden = details.count - room + 1
-      lines += details.prefix(room - 1)
-      lines.append(("… \(hidden) more lines: e shows every retain path", .muted))
-    } else {
-      lines += details
-    }
-    grid.putLines(lines.map { ($0.0.truncated(toWidth: inner.width), $0.1) }, in: inner)
+    var header = labelLines(state.report, width: inner.width)
+    header.append((String(repeating: "─", count: inner.width), .muted))
+    let used = grid.putLines(header.map { ($0.0.truncated(toWidth: inner.width), $0.1) }, in: inner)
+    let viewport = inner.inset(top: used)
+    guard viewport.height > 0 else { return }
+    let details = detailContent(state, width: viewport.width)
+    ScrollView.draw(
+      Grid(lines: details.lines), in: viewport, box: area,
+      at: position(state, details: details, viewport: viewport.size), on: &grid)
+  }
+
+  /// `Detector`, then the run it describes: `Detector · Closure capture (strong)`.
+  static func title(_ state: AppState) -> String {
+    guard let run = state.lastRun, let entry = state.lastRunEntry else { return "Detector" }
+    return "Detector · \(entry.title) (\(run.mode.rawValue))"
   }
 
   /// How many inner rows the overlay needs to show everything.
   static func contentHeight(_ state: AppState, innerWidth: Int) -> Int {
-    minimumContentHeight(state, innerWidth: innerWidth) + detailLines(state, width: innerWidth).count
+    headerHeight(state, innerWidth: innerWidth) + detailContent(state, width: innerWidth).lines.count
   }
 
-  /// The inner rows it needs at least: the label and the rule.
-  static func minimumContentHeight(_ state: AppState, innerWidth: Int) -> Int {
+  /// The rows the label and the rule take: they are always shown.
+  static func headerHeight(_ state: AppState, innerWidth: Int) -> Int {
     labelLines(state.report, width: innerWidth).count + 1
   }
 
@@ -47,26 +51,65 @@ enum OverlayView {
     return TextWrapping.list(report.summaryLabel, separator: ", ", width: width).map { ($0, style) }
   }
 
-  private static func detailLines(_ state: AppState, width: Int) -> [(String, Style)] {
+  /// The details below the rule and the rows each leak's block starts at.
+  struct Details {
+    var lines: [(String, Style)]
+    var leakRows: [Range<Int>]
+  }
+
+  /// The user's scroll position, else one that shows the selected leak (when focused), else the top.
+  static func position(_ state: AppState, details: Details, viewport: Size) -> ScrollPosition {
+    if let stored = state.scroll[.detector] { return stored }
+    guard state.focus == .detector, details.leakRows.indices.contains(state.selectedLeakIndex) else {
+      return .top
+    }
+    let block = details.leakRows[state.selectedLeakIndex]
+    let bottom = max(0, block.upperBound - viewport.height)
+    return ScrollPosition(y: min(block.lowerBound, bottom))
+  }
+
+  static func detailContent(_ state: AppState, width: Int) -> Details {
     let report = state.report
     guard !report.leaks.isEmpty || !report.budgetIssues.isEmpty else {
-      return [("Nothing leaked in this run.", .muted)]
+      let style: Style = state.lastCheck?.allDeallocated == true ? .success : .muted
+      return Details(
+        lines: TextWrapping.words(cleanStatus(state), width: width).map { ($0, style) }, leakRows: [])
     }
     let nameWidth = report.leaks.map(\.name.count).max() ?? 0
     var lines: [(String, Style)] = []
-    for leak in report.leaks {
-      let style: Style = leak.isOpen ? .plain : .muted
+    var leakRows: [Range<Int>] = []
+    for (index, leak) in report.leaks.enumerated() {
+      let start = lines.count
+      var style: Style = leak.isOpen ? .plain : .muted
+      if state.focus == .detector, index == state.selectedLeakIndex { style = .selected }
       let folded = leak.folded.isEmpty ? "" : "  (+\(leak.folded.count) inside)"
-      lines.append(
-        (leak.name.padded(toWidth: nameWidth) + "  " + status(of: leak, at: report.time) + folded, style))
+      let heading = leak.name.padded(toWidth: nameWidth) + "  " + status(of: leak, at: report.time) + folded
+      lines.append((heading.truncated(toWidth: width), style))
       if let path = leak.retainPath {
-        lines.append(("  ↳ " + path, leak.isOpen ? .plain : .muted))
+        lines += RetainPathLines.wrap(path, width: width, firstPrefix: "  ↳ ", stepPrefix: "      → ")
+          .map { ($0, leak.isOpen ? .plain : .muted) }
       }
+      leakRows.append(start..<lines.count)
     }
     for issue in report.budgetIssues {
       lines.append((issue.label + "  over budget", .warning))
     }
-    return lines
+    return Details(lines: lines, leakRows: leakRows)
+  }
+
+  /// What a run without leaks has been through: waiting, checked, or not closed yet.
+  static func cleanStatus(_ state: AppState) -> String {
+    let pending = state.report.pendingExpectations
+    if pending > 0 {
+      return
+        "Checking \(pending) object\(pending == 1 ? "" : "s") when the grace delay after the close has passed…"
+    }
+    if let check = state.lastCheck {
+      return "✓ Checked \(check.summary)."
+    }
+    return state.openScenario == nil
+      ? "Nothing checked yet: open a scenario, then close it (Esc) to start the leak check."
+      : "Close the screen (Esc) to start the leak check."
   }
 
   /// `open  alive 4 s` or `resolved after 10.0 s`.

@@ -2,13 +2,27 @@ import TextGrid
 
 /// Breaking text into lines that fit a width, in terminal columns.
 enum TextWrapping {
-  /// Word-wraps `text` to `width` columns; a word longer than a line is cut with `…`.
-  static func words(_ text: String, width: Int) -> [String] {
+  /// Word-wraps `text` to `width` columns; a word longer than a line is cut
+  /// with `…`, or (`cutsLongWords: false`) broken over lines so nothing is lost.
+  static func words(_ text: String, width: Int, cutsLongWords: Bool = true) -> [String] {
     guard width > 0 else { return [] }
     var lines: [String] = []
     var current = ""
-    for word in text.split(separator: " ") {
-      let word = String(word).truncated(toWidth: width)
+    for piece in text.split(separator: " ") {
+      var word = String(piece)
+      if cutsLongWords {
+        word = word.truncated(toWidth: width)
+      } else {
+        while word.displayWidth > width {
+          if !current.isEmpty {
+            lines.append(current)
+            current = ""
+          }
+          let head = word.prefix(columns: width)
+          lines.append(head)
+          word = String(word.dropFirst(head.count))
+        }
+      }
       if current.isEmpty {
         current = word
       } else if current.displayWidth + 1 + word.displayWidth <= width {
@@ -59,6 +73,16 @@ enum TextWrapping {
 }
 
 extension String {
+  /// The longest prefix at most `columns` wide (at least one character).
+  fileprivate func prefix(columns: Int) -> String {
+    var result = ""
+    for character in self {
+      if !result.isEmpty, result.displayWidth + character.displayWidth > columns { break }
+      result.append(character)
+    }
+    return result
+  }
+
   fileprivate var trimmingTrailingSpaces: Substring {
     var slice = Substring(self)
     while slice.last == " " { slice.removeLast() }

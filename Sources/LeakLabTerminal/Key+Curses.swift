@@ -4,7 +4,8 @@ import TextGrid
 extension Key {
   /// Decodes what `wget_wch` returned: text (`OK`), a key code (`KEY_CODE_YES`), or nothing (`ERR`).
   ///
-  /// Key codes without a ``Key`` (mouse events, keypad oddities) decode to `nil`.
+  /// Key codes without a ``Key`` (keypad oddities) decode to `nil`; a mouse
+  /// event is read with `getmouse` by ``init(mouseCode:x:y:)``.
   init?(cursesResult result: Int32, value: wint_t) {
     switch result {
     case OK:
@@ -15,6 +16,13 @@ extension Key {
     default:
       return nil
     }
+  }
+
+  /// Decodes what `cn_read_mouse` returned: 0 press, 1 release, 2 wheel up, 3 wheel down.
+  init?(mouseCode code: Int32, x: Int32, y: Int32) {
+    let kinds: [MouseEvent.Kind] = [.press, .release, .wheelUp, .wheelDown]
+    guard kinds.indices.contains(Int(code)) else { return nil }
+    self = .mouse(MouseEvent(kinds[Int(code)], at: Point(x: Int(x), y: Int(y))))
   }
 
   /// Decodes an ncurses key code (`KEY_UP`, `KEY_F0 + n`, …).

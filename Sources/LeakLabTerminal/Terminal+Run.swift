@@ -22,8 +22,9 @@ extension Terminal {
   /// scheduled on the main queue (`DispatchQueue.main.asyncAfter`, `Timer`,
   /// `Task { @MainActor in … }`) runs within that delay. While the terminal is
   /// smaller than ``Options/minimumSize`` a "terminal too small" message
-  /// replaces the app's frame; keys still reach the app. The loop sleeps in
-  /// the kernel while idle, so an idle app costs almost no CPU.
+  /// replaces the app's frame, and keys do not reach the app (the user cannot
+  /// see what they would do) except a resize; ``Options/quitKeys`` quit.
+  /// The loop sleeps in the kernel while idle, so an idle app costs almost no CPU.
   public func run(_ app: some TerminalApp) {
     var needsFrame = true
     while true {
@@ -32,7 +33,11 @@ extension Terminal {
         needsFrame = false
       }
       if let key = readKey(timeout: options.inputTimeout) {
-        if app.handle(key) == .quit { return }
+        switch Self.route(key, fits: options.minimumSize.fits(in: size), quitKeys: options.quitKeys) {
+        case .app: if app.handle(key) == .quit { return }
+        case .quit: return
+        case .ignore: break
+        }
         needsFrame = true
       }
       _ = RunLoop.main.run(mode: .default, before: Date())
@@ -41,7 +46,48 @@ extension Terminal {
       case .redraw: needsFrame = true
       case .quit: return
       }
+      for request in app.takeTerminalRequests() {
+        perform(request)
+      }
     }
+  }
+
+  /// Does what the app asked of the terminal.
+  public func perform(_ request: TerminalRequest) {
+    switch request {
+    case .copyToClipboard(let text): writeOutOfBand(Self.clipboardSequence(for: text))
+    }
+  }
+
+  /// The OSC 52 sequence that puts `text` on the clipboard: `ESC ] 52 ; c ; base64 BEL`.
+  ///
+  /// ```swift
+  /// Terminal.clipboardSequence(for: "A#1")  // "\u{1B}]52;c;QSMx\u{07}"
+  /// ```
+  nonisolated public static func clipboardSequence(for text: String) -> String {
+    "\u{1B}]52;c;\(Data(text.utf8).base64EncodedString())\u{07}"
+  }
+
+  /// Where a key goes: to the app, nowhere, or out of the loop.
+  public enum KeyRoute: Hashable, Sendable {
+    /// The app handles it.
+    case app
+    /// Nothing happens: the app's frame is not on screen.
+    case ignore
+    /// The loop ends.
+    case quit
+  }
+
+  /// Where `key` goes: to the app when its frame is on screen (`fits`); while
+  /// the "too small" message shows, a resize still reaches the app, `quitKeys`
+  /// quit and every other key is ignored.
+  ///
+  /// ```swift
+  /// Terminal.route(.enter, fits: false, quitKeys: [.character("q")])  // .ignore
+  /// ```
+  nonisolated public static func route(_ key: Key, fits: Bool, quitKeys: [Key]) -> KeyRoute {
+    if fits || key == .resize { return .app }
+    return quitKeys.contains(key) ? .quit : .ignore
   }
 
   /// The app's frame, or the "too small" message when the terminal is below the minimum size.
@@ -49,7 +95,7 @@ extension Terminal {
     if options.minimumSize.fits(in: size) {
       return app.frame(for: size)
     }
-    return Self.tooSmallFrame(size: size, minimum: options.minimumSize)
+    return Self.tooSmallFrame(size: size, minimum: options.minimumSize, quitKey: options.quitKeys.first)
   }
 
   /// The frame shown while the terminal is smaller than `minimum`.
@@ -57,10 +103,12 @@ extension Terminal {
   /// ```
   ///   Terminal too small
   ///   30×8, needs 40×10
+  ///   enlarge it, or q quits
   /// ```
-  nonisolated public static func tooSmallFrame(size: Size, minimum: Size) -> Grid {
+  nonisolated public static func tooSmallFrame(size: Size, minimum: Size, quitKey: Key? = nil) -> Grid {
     var grid = Grid(size: size)
-    let lines = ["Terminal too small", "\(size), needs \(minimum)", "enlarge the window"]
+    let advice = quitKey.map { "enlarge it, or \($0.name) quits" } ?? "enlarge the window"
+    let lines = ["Terminal too small", "\(size), needs \(minimum)", advice]
     let top = max(0, (size.height - lines.count) / 2)
     for (index, line) in lines.enumerated() {
       let text = line.truncated(toWidth: size.width)

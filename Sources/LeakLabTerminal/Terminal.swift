@@ -36,14 +36,23 @@ public final class Terminal {
     public var inputTimeout: Duration
     /// Colours, or attributes only; `nil` decides from `NO_COLOR` and the terminal.
     public var colorMode: ColorMode?
+    /// The keys that quit while the terminal is too small: the only keys that
+    /// do anything then (the first is named in the message).
+    public var quitKeys: [Key]
+    /// Whether clicks and the wheel arrive as ``Key/mouse(_:)`` (text selection
+    /// in the terminal then needs Shift, as in htop).
+    public var reportsMouse: Bool
 
     /// Creates options; the defaults suit an interactive app.
     public init(
-      minimumSize: Size = .zero, inputTimeout: Duration = .milliseconds(50), colorMode: ColorMode? = nil
+      minimumSize: Size = .zero, inputTimeout: Duration = .milliseconds(50), colorMode: ColorMode? = nil,
+      quitKeys: [Key] = [.character("q"), .control("c")], reportsMouse: Bool = false
     ) {
       self.minimumSize = minimumSize
       self.inputTimeout = inputTimeout
       self.colorMode = colorMode
+      self.quitKeys = quitKeys
+      self.reportsMouse = reportsMouse
     }
   }
 
@@ -102,6 +111,7 @@ public final class Terminal {
     set_escdelay(25)
     curs_set(0)
     leaveok(window, true)
+    if options.reportsMouse { _ = cn_enable_mouse() }
 
     let noColor = !(environment["NO_COLOR"] ?? "").isEmpty
     colorMode = options.colorMode ?? (noColor || !has_colors() ? .monochrome : .color)
@@ -149,6 +159,14 @@ public final class Terminal {
     painter.draw(grid, on: window, screenSize: size)
   }
 
+  /// Writes bytes straight to the terminal, between frames (curses has flushed
+  /// its output), for sequences curses does not know, such as OSC 52.
+  func writeOutOfBand(_ sequence: String) {
+    guard isActive else { return }
+    fflush(nil)
+    FileHandle.standardOutput.write(Data(sequence.utf8))
+  }
+
   /// Waits up to `timeout` for a key; `nil` when none arrived.
   ///
   /// A ``Key/resize`` updates ``size`` before it is returned.
@@ -156,7 +174,13 @@ public final class Terminal {
     guard isActive else { return nil }
     wtimeout(window, timeout.wholeMilliseconds)
     var character: wint_t = 0
-    let key = Key(cursesResult: wget_wch(window, &character), value: character)
+    let result = wget_wch(window, &character)
+    if result == KEY_CODE_YES, Int32(bitPattern: character) == KEY_MOUSE {
+      var x: Int32 = 0
+      var y: Int32 = 0
+      return Key(mouseCode: cn_read_mouse(&x, &y), x: x, y: y)
+    }
+    let key = Key(cursesResult: result, value: character)
     if key == .resize {
       size = Size(width: Int(getmaxx(window)), height: Int(getmaxy(window)))
       painter.invalidate()

@@ -46,6 +46,22 @@ public protocol TerminalApp: AnyObject {
   /// Always answering `.redraw` is correct but renders 20 frames a second
   /// while idle (about 2 % CPU in a debug build instead of 0.4 %).
   func tick() -> TickOutcome
+
+  /// What the app asks of the terminal itself (copy to the clipboard), taken
+  /// after every key and tick; each request is returned once.
+  func takeTerminalRequests() -> [TerminalRequest]
+}
+
+extension TerminalApp {
+  /// No requests: the default for apps that only draw.
+  public func takeTerminalRequests() -> [TerminalRequest] { [] }
+}
+
+/// Something only the terminal can do for the app.
+public enum TerminalRequest: Hashable, Sendable {
+  /// Put `text` on the clipboard with an OSC 52 escape sequence (the terminal,
+  /// or tmux with `set-clipboard on`, stores it; over SSH too).
+  case copyToClipboard(String)
 }
 
 /// What the run loop does after a key: go on or stop.

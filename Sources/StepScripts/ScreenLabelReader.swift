@@ -19,14 +19,17 @@ public enum ScreenLabelReader {
   /// The label in the overlay on `screen` (one string per terminal row), or
   /// nil when no overlay is drawn.
   public static func label(in screen: [String]) -> String? {
-    let rows = screen.map(columns)
-    let marker = Array("┌─ \(title) ")
-    for (index, row) in rows.enumerated() {
+    let markerText = "┌─ \(title) "
+    let marker = Array(markerText)
+    // Only a row that holds the marker, and the rows below it, are read column by column.
+    for (index, line) in screen.enumerated() where line.contains(markerText) {
+      let row = columns(line)
+      let rows = screen.dropFirst(index + 1).lazy.map(columns)
       guard let left = firstIndex(of: marker, in: row) else { continue }
       let leftColumn = row[left].column
       guard let right = row[(left + marker.count)...].first(where: { $0.character == "┐" }) else { continue }
       var parts: [String] = []
-      for below in rows.dropFirst(index + 1) {
+      for below in rows {
         guard below.contains(where: { $0.column == leftColumn && $0.character == "│" }) else { break }
         let inner = String(
           below.filter { $0.column > leftColumn && $0.column < right.column }.map(\.character))

@@ -1,11 +1,22 @@
+import TextGrid
+
 /// What a step script runs against: the app model headless, or the real app in
 /// a pseudo-terminal. Both read the same summary label.
-@MainActor
+///
+/// The protocol is not tied to an actor: the headless driver conforms on the
+/// main actor (an isolated conformance), the terminal driver on whatever
+/// thread runs it, so several terminal scripts can run side by side.
 public protocol StepDriver: AnyObject {
   /// Performs a step that changes the app (`select`, `open`, `wait`, …).
   func perform(_ command: StepCommand) throws(StepDriverError)
   /// The detector's summary label as it reads now.
   func readLabel() throws(StepDriverError) -> String
+}
+
+extension StepDriver {
+  /// The terminal size both drivers show the app at (120×40), so a script reads
+  /// its label off the same screen headless and in the terminal.
+  public static var screenSize: Size { Size(width: 120, height: 40) }
 }
 
 /// Why a driver could not perform a step.

@@ -8,7 +8,6 @@
 /// let result = try StepRunner.run(script, on: driver)
 /// print(StepReport.lines(for: result).joined(separator: "\n"))
 /// ```
-@MainActor
 public enum StepRunner {
   /// The label that means "nothing leaked".
   public static let cleanLabel = "No issues detected"

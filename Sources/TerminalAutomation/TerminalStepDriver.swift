@@ -14,7 +14,6 @@ import TextGrid
 /// let result = try StepRunner.run(script, on: driver)
 /// driver.quit()
 /// ```
-@MainActor
 public final class TerminalStepDriver: StepDriver {
   private let session: TmuxSession
   private let scenarioIDs: [String]
@@ -28,7 +27,7 @@ public final class TerminalStepDriver: StepDriver {
   ///   - initialMode: every scenario's mode when the app starts.
   public init(
     executable: String, arguments: [String] = [], scenarioIDs: [String], initialMode: StepMode = .strong,
-    size: Size = Size(width: 120, height: 40)
+    size: Size = TerminalStepDriver.screenSize
   ) throws(StepDriverError) {
     self.scenarioIDs = scenarioIDs
     for id in scenarioIDs { modes[id] = initialMode }
@@ -109,7 +108,8 @@ public final class TerminalStepDriver: StepDriver {
     }
   }
 
-  /// The name tmux's `send-keys` knows `key` by; `nil` for a resize, which is not a key press.
+  /// The name tmux's `send-keys` knows `key` by; `nil` for a resize or a mouse
+  /// event, which are not key presses.
   nonisolated static func tmuxName(_ key: Key) -> String? {
     switch key {
     case .character(" "): "Space"
@@ -130,7 +130,7 @@ public final class TerminalStepDriver: StepDriver {
     case .delete: "DC"
     case .function(let number): "F\(number)"
     case .control(let character): "C-\(character)"
-    case .resize: nil
+    case .resize, .mouse: nil
     }
   }
 }

@@ -75,6 +75,7 @@ public final class TmuxSession: Sendable {
     self.environment = inherited
     var arguments = [
       "start-server", ";", "set-option", "-g", "remain-on-exit", "on", ";",
+      "set-option", "-s", "set-clipboard", "on", ";",
       "new-session", "-d", "-s", Self.target, "-x", "\(size.width)", "-y", "\(size.height)",
       "-e", "LANG=C.UTF-8",
     ]
@@ -95,6 +96,12 @@ public final class TmuxSession: Sendable {
     try tmux(["send-keys", "-t", Self.target] + keys)
   }
 
+  /// Sends raw bytes, each as two hex digits (`["1b", "5b", "4d", …]`): what a
+  /// terminal would send for input tmux has no key name for, such as a mouse report.
+  public func sendBytes(_ hexBytes: [String]) throws(Failure) {
+    try tmux(["send-keys", "-t", Self.target, "-H"] + hexBytes)
+  }
+
   /// Types `text` literally, character by character.
   public func type(_ text: String) throws(Failure) {
     try tmux(["send-keys", "-t", Self.target, "-l", text])
@@ -111,6 +118,12 @@ public final class TmuxSession: Sendable {
     var lines = output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
     if lines.last == "" { lines.removeLast() }
     return lines
+  }
+
+  /// What the program last put on the clipboard (OSC 52; tmux keeps it as its
+  /// newest paste buffer), or `nil` when there is none.
+  public func clipboard() -> String? {
+    try? tmux(["show-buffer"])
   }
 
   /// Changes the window's size; the program receives SIGWINCH.

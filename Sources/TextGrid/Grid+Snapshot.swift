@@ -5,11 +5,14 @@ extension Grid: CustomStringConvertible {
   /// each line shows as the screen would in a monospaced font.
   public var lines: [String] {
     (0..<height).map { y in
+      // Up to the last cell that is not a space: no trimming pass afterwards.
+      let row = cells[(y * width)..<((y + 1) * width)]
+      guard let last = row.lastIndex(where: { $0.character != " " }) else { return "" }
       var line = ""
-      for x in 0..<width where !self[x, y].isContinuation {
-        line.append(self[x, y].character)
+      for cell in row[row.startIndex...last] where !cell.isContinuation {
+        line.append(cell.character)
       }
-      return String(line.reversed().drop(while: { $0 == " " }).reversed())
+      return line
     }
   }
 

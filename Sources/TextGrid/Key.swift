@@ -26,6 +26,8 @@ public enum Key: Hashable, Sendable {
   case control(Character)
   /// The terminal changed size; ask for the new size and redraw.
   case resize
+  /// A click or a turn of the wheel (when the terminal reports the mouse).
+  case mouse(MouseEvent)
 
   /// The key as help text shows it: `"q"`, `"↑"`, `"Enter"`, `"Esc"`, `"Ctrl-C"`, `"F5"`.
   public var name: String {
@@ -49,6 +51,11 @@ public enum Key: Hashable, Sendable {
     case .function(let number): "F\(number)"
     case .control(let character): "Ctrl-\(character.uppercased())"
     case .resize: "Resize"
+    case .mouse(let event):
+      switch event.kind {
+      case .press, .release: "Click"
+      case .wheelUp, .wheelDown: "Wheel"
+      }
     }
   }
 }

@@ -10,19 +10,27 @@ struct App: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "app",
     abstract: "Start the interactive terminal app (what `leaklab` alone does).",
-    discussion: """
-      Keys: ↑↓/j k select, Enter opens, Esc closes, w switches strong/weak, 1–9 or Space tap \
-      actions, o cycles the overlay, e explains retain paths, ? shows every key, q quits.
-      Needs a terminal of at least 80×24; NO_COLOR=1 draws without colours.
-      """
+    discussion: keysHelp
   )
+
+  /// The app's keys, from the key map the app itself uses (`?` shows the same table).
+  static let keysHelp = """
+    The app's keys (the same table as `?` in the app):
+    \(KeyMap.standard.plainTextTable(width: 78))
+
+    Needs a terminal of at least 80×24; NO_COLOR=1 draws without colours. `r` writes its \
+    report into the current directory.
+    """
 
   func run() throws {
     CrashReports.makeNonInteractive()
     let failure = MainActor.assumeIsolated { () -> TerminalError? in
       let app = TerminalAppAdapter(model: AppModel(scheduler: LiveScheduler()))
       do throws(TerminalError) {
-        try Terminal.run(app, options: Terminal.Options(minimumSize: minimumAppSize))
+        let options = Terminal.Options(
+          minimumSize: minimumAppSize, quitKeys: app.model.state.keyMap.keys(for: .quitKeyPressed),
+          reportsMouse: true)
+        try Terminal.run(app, options: options)
         return nil
       } catch {
         return error

@@ -13,9 +13,11 @@ struct LeakLabCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "leaklab",
     abstract: "Watch retain cycles happen: classic leak scenarios, a leak detector and retain paths.",
+    discussion: App.keysHelp,
     version: LeakLabVersion.current,
     subcommands: [
       App.self, ListCommand.self, CheckCommand.self, Explain.self, Run.self, OracleCommand.self,
+      LintCommand.self,
     ],
     defaultSubcommand: App.self
   )

@@ -18,8 +18,15 @@ struct Run: ParsableCommand {
   @Flag(help: "Run against the real app in a pseudo-terminal (tmux), in real time.")
   var terminal = false
 
+  @Option(help: "With --terminal: how many scripts run side by side, each in its own tmux session.")
+  var jobs = 8
+
   @Argument(help: "Step script files (.leaklab).")
   var files: [String]
+
+  func validate() throws {
+    guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
+  }
 
   func run() throws {
     try MainActor.assumeIsolated { try runOnMainActor() }
@@ -45,33 +52,27 @@ struct Run: ParsableCommand {
     if !results.allSatisfy(\.passed) { throw ExitCode(1) }
   }
 
-  /// Runs every script, printing each one's steps and labels as it finishes.
+  /// Runs every script, printing each one's steps and labels as it finishes
+  /// (in the terminal, side by side, each printed in file order).
   @MainActor
   private func runAll(_ scripts: [StepScript]) throws(StepScriptError) -> [ScriptResult] {
-    var results: [ScriptResult] = []
-    for script in scripts {
-      let result = try terminal ? runInTerminal(script) : StepRunner.run(script, on: HeadlessStepDriver())
-      CommandOutput.lines(StepReport.lines(for: result))
-      results.append(result)
+    guard terminal else {
+      var results: [ScriptResult] = []
+      for script in scripts {
+        let result = try StepRunner.run(script, on: HeadlessStepDriver())
+        CommandOutput.lines(StepReport.lines(for: result))
+        results.append(result)
+      }
+      return results
     }
-    return results
-  }
-
-  /// Runs one script in a fresh copy of this executable inside tmux.
-  @MainActor
-  private func runInTerminal(_ script: StepScript) throws(StepScriptError) -> ScriptResult {
-    let driver: TerminalStepDriver
-    do {
-      driver = try TerminalStepDriver(
-        executable: Self.executablePath, scenarioIDs: Catalogue.all.map(\.id))
-    } catch {
-      let failure = StepFailure(
-        step: script.steps.first ?? Step(line: 1, text: "", command: .alwaysClean),
-        expected: nil, actual: nil, message: error.description)
-      return ScriptResult(script: script, records: [], failure: failure)
+    let outcomes = TerminalScriptRunner.run(
+      scripts, executable: Self.executablePath, scenarioIDs: Catalogue.all.map(\.id), jobs: jobs
+    ) { outcome in
+      if case .success(let result) = outcome {
+        CommandOutput.lines(StepReport.lines(for: result))
+      }
     }
-    defer { driver.quit() }
-    return try StepRunner.run(script, on: driver)
+    return try outcomes.map { outcome throws(StepScriptError) in try outcome.get() }
   }
 
   private static var executablePath: String {

@@ -12,7 +12,8 @@ final class TerminalAppAdapter: TerminalApp {
   }
 
   func frame(for size: Size) -> Grid {
-    model.frame(for: size)
+    model.resize(to: size)
+    return model.frame(for: size)
   }
 
   func handle(_ key: Key) -> LoopDecision {
@@ -22,5 +23,9 @@ final class TerminalAppAdapter: TerminalApp {
 
   func tick() -> TickOutcome {
     model.tick() ? .redraw : .unchanged
+  }
+
+  func takeTerminalRequests() -> [TerminalRequest] {
+    model.takeClipboardRequests().map { .copyToClipboard($0) }
   }
 }

@@ -20,7 +20,7 @@ import Testing
     #expect(event.instance == 1)
     #expect(event.age == .seconds(1))
     #expect(event.message.hasPrefix("Screen#1 is still alive"))
-    #expect(harness.log.all.last?.decision == .report)
+    #expect(harness.log.all.last(where: { $0.kind == .detected })?.decision == .report)
     withExtendedLifetime(screen) {}
   }
 
@@ -81,7 +81,7 @@ import Testing
     harness.detector.expectDeallocation(of: screen)
     harness.advance(1)
     #expect(
-      harness.log.all.last?.message
+      harness.log.all.last(where: { $0.kind == .detected })?.message
         == "Screen#1 is still alive 1.0 s after it should have deallocated; retained by: retain cycle: Screen → self (strong)"
     )
     #expect(harness.detector.report.openLeaks.first?.retainPath == "retain cycle: Screen → self (strong)")

@@ -15,9 +15,11 @@ import Testing
     caches.removeLast()
     harness.advance(0.1)
     #expect(
-      harness.log.kinds == [.expected, .budgetExceeded, .detected, .resolved, .budgetCleared])
+      harness.log.kinds == [.expected, .budgetExceeded, .detected, .checked, .resolved, .budgetCleared])
     #expect(
-      harness.log.all.map(\.time) == [.zero, .zero, .seconds(1), .milliseconds(1100), .milliseconds(1100)])
+      harness.log.all.map(\.time) == [
+        .zero, .zero, .seconds(1), .seconds(1), .milliseconds(1100), .milliseconds(1100),
+      ])
     _ = screen
   }
 
@@ -44,7 +46,7 @@ import Testing
     harness.detector.unsubscribe(subscription)
     harness.advance(1)
     #expect(extra.kinds == [.expected])
-    #expect(harness.log.kinds == [.expected, .detected])
+    #expect(harness.log.kinds == [.expected, .detected, .checked])
     withExtendedLifetime(screen) {}
   }
 }

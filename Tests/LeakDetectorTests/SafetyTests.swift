@@ -80,7 +80,7 @@ final class EventLogOfStrings: @unchecked Sendable {
     #expect(holder.screen == nil)
     harness.advance(0.1)
     #expect(harness.label == "No issues detected")
-    #expect(harness.log.kinds == [.expected, .detected, .resolved])
+    #expect(harness.log.kinds == [.expected, .detected, .checked, .resolved])
   }
 
   @Test func expectationsFromManyThreadsAtOnceAreAllChecked() async {

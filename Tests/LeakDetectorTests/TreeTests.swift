@@ -55,7 +55,7 @@ final class RootScreen {
     root = nil
     harness.advance(0.1)
     #expect(harness.label == "Leaked: Node#1")
-    #expect(harness.log.kinds == [.expected, .expected, .detected, .resolved, .detected])
+    #expect(harness.log.kinds == [.expected, .expected, .detected, .checked, .resolved, .detected])
     withExtendedLifetime(survivor) {}
   }
 

@@ -61,6 +61,28 @@ import TextGrid
       ])
   }
 
+  @Test func theTooSmallFrameNamesTheQuitKey() {
+    let grid = Terminal.tooSmallFrame(
+      size: Size(width: 30, height: 3), minimum: Size(width: 40, height: 10), quitKey: .character("q"))
+    #expect(grid.lines.last == "    enlarge it, or q quits")
+  }
+
+  // MARK: Keys while the terminal is too small
+
+  @Test func belowTheMinimumOnlyAResizeReachesTheAppAndTheQuitKeysQuit() {
+    let quitKeys: [Key] = [.character("q"), .control("c")]
+    #expect(Terminal.route(.enter, fits: false, quitKeys: quitKeys) == .ignore)
+    #expect(Terminal.route(.character("1"), fits: false, quitKeys: quitKeys) == .ignore)
+    #expect(Terminal.route(.resize, fits: false, quitKeys: quitKeys) == .app)
+    #expect(Terminal.route(.character("q"), fits: false, quitKeys: quitKeys) == .quit)
+    #expect(Terminal.route(.control("c"), fits: false, quitKeys: quitKeys) == .quit)
+  }
+
+  @Test func atTheMinimumEveryKeyReachesTheApp() {
+    #expect(Terminal.route(.enter, fits: true, quitKeys: [.character("q")]) == .app)
+    #expect(Terminal.route(.character("q"), fits: true, quitKeys: [.character("q")]) == .app)
+  }
+
   @Test func theTooSmallFrameFitsATinyTerminal() {
     let grid = Terminal.tooSmallFrame(size: Size(width: 8, height: 1), minimum: Size(width: 80, height: 24))
     #expect(grid.lines == ["Termina…"])

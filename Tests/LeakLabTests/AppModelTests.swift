@@ -45,8 +45,11 @@ import TextGrid
     #expect(app.state.report.summaryLabel == "Leaked: SampleFeedScreen#1")
     #expect(app.label == "Leaked: SampleFeedScreen#1")
     #expect(
-      app.state.log.last
-        == LogEntry(time: .seconds(3), kind: .detected, text: "SampleFeedScreen#1 alive 1.0 s after close"))
+      app.state.log.suffix(2)
+        == [
+          LogEntry(time: .seconds(3), kind: .detected, text: "SampleFeedScreen#1 alive 1.0 s after close"),
+          LogEntry(time: .seconds(3), kind: .checked, text: "SampleFeedScreen (+3 more): 4 of 4 still alive"),
+        ])
     let path = app.state.report.leaks.first?.retainPath ?? ""
     #expect(path.hasPrefix("retain cycle: SampleFeedScreen#1 → onLoad"), "\(path)")
   }
@@ -67,6 +70,23 @@ import TextGrid
     app.advance(.seconds(5))
     #expect(app.state.report.summaryLabel == "No issues detected")
     #expect(app.state.report.leaks.isEmpty)
+  }
+
+  @Test func aWeakRunSaysWhatWasCheckedOnceTheGraceDelayIsOver() {
+    app.send(.captureToggled, .openKeyPressed, .actionKeyPressed(1))
+    #expect(OverlayView.cleanStatus(app.state) == "Close the screen (Esc) to start the leak check.")
+    app.send(.closeKeyPressed)
+    #expect(app.state.lastCheck == nil)
+    #expect(OverlayView.cleanStatus(app.state).hasPrefix("Checking 4 objects"))
+    app.advance(.seconds(1))
+    #expect(app.state.lastCheck == RunCheck(name: "SampleFeedScreen (+3 more)", objects: 4, alive: 0))
+    #expect(
+      app.state.log.last
+        == LogEntry(time: .seconds(1), kind: .checked, text: "SampleFeedScreen (+3 more): all deallocated"))
+    #expect(OverlayView.cleanStatus(app.state) == "✓ Checked SampleFeedScreen (+3 more): all deallocated.")
+    // The next run starts unchecked.
+    app.send(.openKeyPressed)
+    #expect(app.state.lastCheck == nil)
   }
 
   @Test func anAlertTakesTheNumberKeysAndLeaksWhenItsActionCapturesIt() {
@@ -120,10 +140,12 @@ import TextGrid
     #expect(app.label == "Leaked: AlertController#1, AlertController#2")
     app.send(.explainKeyPressed)
     #expect(app.state.explainedLeakIndex == 0)
-    app.send(.moveDownPressed, .moveDownPressed)
+    app.send(.focusNextPressed)
     #expect(app.state.explainedLeakIndex == 1)
-    app.send(.moveUpPressed)
+    app.send(.focusNextPressed)
     #expect(app.state.explainedLeakIndex == 0)
+    app.send(.focusPreviousPressed)
+    #expect(app.state.explainedLeakIndex == 1)
     app.send(.explainKeyPressed)
     #expect(app.state.explainedLeakIndex == nil)
   }

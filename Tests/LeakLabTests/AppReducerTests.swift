@@ -12,8 +12,8 @@ import TextGrid
   /// Opens the selected scenario (the first, strong, unless a test changed it).
   mutating func openFirstScenario() {
     expect(&state, .openKeyPressed, effects: [.open(id: "sample-closure", mode: .strong)]) {
-      $0.runScenarioID = "sample-closure"
       $0.openScenario = OpenScenario(id: "sample-closure", mode: .strong)
+      $0.lastRun = OpenScenario(id: "sample-closure", mode: .strong)
       $0.log = [LogEntry(time: .zero, kind: .opened, text: "Closure capture (strong)")]
     }
   }
@@ -42,9 +42,9 @@ import TextGrid
       $0.notice = "Alert action capture: weak (fixed)"
     }
     expect(&state, .openKeyPressed, effects: [.open(id: "sample-alert", mode: .weak)]) {
-      $0.runScenarioID = "sample-alert"
       $0.notice = nil
       $0.openScenario = OpenScenario(id: "sample-alert", mode: .weak)
+      $0.lastRun = OpenScenario(id: "sample-alert", mode: .weak)
       $0.log = [LogEntry(time: .zero, kind: .opened, text: "Alert action capture (weak)")]
     }
     #expect(state.keyContext == .scenario)
@@ -63,15 +63,17 @@ import TextGrid
   @Test mutating func numberKeysTapTheScenariosActionsSpaceIsTheFirst() {
     expect(&state, .actionKeyPressed(1)) { $0.notice = "Enter opens the selected scenario first" }
     expect(&state, .openKeyPressed, effects: [.open(id: "sample-closure", mode: .strong)]) {
-      $0.runScenarioID = "sample-closure"
       $0.notice = nil
       $0.openScenario = OpenScenario(id: "sample-closure", mode: .strong)
+      $0.lastRun = OpenScenario(id: "sample-closure", mode: .strong)
       $0.log = [LogEntry(time: .zero, kind: .opened, text: "Closure capture (strong)")]
     }
     expect(&state, .actionKeyPressed(1), effects: [.runAction(index: 0)]) {
       $0.log.append(LogEntry(time: .zero, kind: .action, text: "Load"))
     }
-    expect(&state, .actionKeyPressed(2))
+    expect(&state, .actionKeyPressed(2)) {
+      $0.notice = "2 does nothing here: this screen has one action (1)"
+    }
     #expect(state.keyMap.action(for: .character(" ")) == .actionKeyPressed(1))
   }
 
@@ -102,11 +104,16 @@ import TextGrid
     #expect(state.isOverlayVisible)
   }
 
-  @Test mutating func withHelpShownAKeyOnlyClosesItButQuitStillQuits() {
+  @Test mutating func withHelpShownScrollKeysScrollItAnotherKeyClosesItAndQuitStillQuits() {
     expect(&state, .helpKeyPressed) { $0.isHelpVisible = true }
     #expect(state.keyContext == .help)
-    expect(&state, .moveDownPressed) { $0.isHelpVisible = false }
-    expect(&state, .helpKeyPressed) { $0.isHelpVisible = true }
+    // At 80×24 the help is taller than its box.
+    expect(&state, .moveDownPressed) { $0.helpScroll = ScrollPosition(y: 1) }
+    expect(&state, .captureToggled) { $0.isHelpVisible = false }
+    expect(&state, .helpKeyPressed) {
+      $0.isHelpVisible = true
+      $0.helpScroll = .top
+    }
     expect(&state, .quitKeyPressed) { $0.isQuitRequested = true }
   }
 
@@ -130,8 +137,8 @@ import TextGrid
     state.appendToLog(full + full)
     #expect(state.log == full)
     expect(&state, .openKeyPressed, effects: [.open(id: "sample-closure", mode: .strong)]) {
-      $0.runScenarioID = "sample-closure"
       $0.openScenario = OpenScenario(id: "sample-closure", mode: .strong)
+      $0.lastRun = OpenScenario(id: "sample-closure", mode: .strong)
       $0.log =
         Array(full.dropFirst()) + [LogEntry(time: .zero, kind: .opened, text: "Closure capture (strong)")]
     }

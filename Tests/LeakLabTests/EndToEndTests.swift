@@ -1,6 +1,7 @@
 import Foundation
 import LeakLab
 import Scenarios
+import StepScripts
 import TerminalAutomation
 import Testing
 import TextGrid
@@ -20,7 +21,7 @@ struct EndToEndTests {
     -> [String]
   {
     try session.waitUntil("the label \"\(label)\"", timeout: timeout) {
-      OverlayReader.summaryLabel(in: $0) == label
+      ScreenLabelReader.label(in: $0) == label
     }
   }
 
@@ -116,7 +117,7 @@ struct EndToEndTests {
     try closeScenario(in: session)
     // Real time: the grace delay is 1 s; every frame for 1.5 s after the close must read clean.
     try session.requireThroughout("the label \"No issues detected\"", for: .milliseconds(1500)) {
-      OverlayReader.summaryLabel(in: $0) == "No issues detected"
+      ScreenLabelReader.label(in: $0) == "No issues detected"
     }
 
     try session.sendKeys("q")
@@ -137,15 +138,17 @@ struct EndToEndTests {
     try session.waitFor(text: "Phone · strong")
     for number in Catalogue.all[index].actions.indices { try session.sendKeys("\(number + 1)") }
     try closeScenario(in: session)
-    try session.waitUntil("a Leaked: label") { OverlayReader.summaryLabel(in: $0) == "Leaked: InboxScreen#1" }
+    try session.waitUntil("a Leaked: label") { ScreenLabelReader.label(in: $0) == "Leaked: InboxScreen#1" }
     try session.sendKeys("e")
-    let first = try session.waitFor(text: "│ InboxScreen#1 │◀━")
+    // The whole frame, box and bottom border, not one caught half drawn.
+    let first = try session.waitUntil("the drawing and its scroll mark") { screen in
+      screen.contains { $0.contains("│ InboxScreen#1 │◀━") } && screen.contains { $0.contains(" more ─") }
+    }
     #expect(first.contains { $0.contains("Fix: ") })
     #expect(first.contains { $0.contains("┇ word 3 (conservative)") })
-    #expect(first.contains { $0.contains("Why is it alive? · rows 1–") })
     try session.sendKeys("NPage")
     let scrolled = try session.waitUntil("the explain view to scroll") { screen in
-      screen.contains { $0.contains("Why is it alive? · rows ") && !$0.contains("rows 1–") }
+      screen.contains { $0.contains("─ ↑ ") }
     }
     #expect(scrolled.contains { $0.contains("┗━━") })
     #expect(!scrolled.contains { $0.contains("1 of 1: InboxScreen#1") })

@@ -47,7 +47,7 @@ import TextGrid
   @Test("The README's explain view: a leak held by another leak's cycle, at 100×30")
   func readmeExplainView() throws {
     let model = try Self.explaining("alert-action-capture").model
-    model.send(.moveDownPressed)
+    model.send(.focusNextPressed)
     expectSnapshot(of: model.frame(for: Size(width: 100, height: 30)), named: "readme-explain-100x30")
   }
 
@@ -74,48 +74,53 @@ import TextGrid
     let model = try ExplainViewSnapshotTests.explaining("notification-observer").model
     let size = Size(width: 80, height: 24)
     let first = model.frame(for: size)
-    #expect(first.lines[0].contains("rows 1–20 of"))
-    let end = ExplainView.maxScroll(model.state)
+    let metrics = PaneMetrics.explain(in: model.state)
+    let end = metrics.content.height - metrics.viewport.height
+    let page = metrics.viewport.height - 1
     #expect(end > 0)
-    model.send(.pageDownPressed)
-    #expect(model.state.explainScroll == min(19, end))
+    #expect(first.lines[first.height - 2].contains("↓ \(end) more"))
+    model.send(.scrollKeyPressed(.pageDown))
+    #expect(model.state.explainScroll.y == min(page, end))
     let second = model.frame(for: size)
     expectSnapshot(of: second, named: "explain-notification-observer-80x24-scrolled")
     #expect(second.description.contains("┗━━"), "the loop's end is on the second page")
-    for _ in 0..<5 { model.send(.pageDownPressed) }
-    #expect(model.state.explainScroll == end)
-    #expect(!model.frame(for: size).description.contains("↓ more below"))
-    model.send(.pageUpPressed)
-    #expect(model.state.explainScroll == max(0, end - 19))
-    for _ in 0..<3 { model.send(.pageUpPressed) }
-    #expect(model.state.explainScroll == 0)
+    for _ in 0..<5 { model.send(.scrollKeyPressed(.pageDown)) }
+    #expect(model.state.explainScroll.y == end)
+    #expect(!model.frame(for: size).description.contains(" more ─"))
+    model.send(.scrollKeyPressed(.pageUp))
+    #expect(model.state.explainScroll.y == max(0, end - page))
+    for _ in 0..<3 { model.send(.scrollKeyPressed(.pageUp)) }
+    #expect(model.state.explainScroll == .top)
   }
 
   @Test("Choosing another leak, or closing and reopening, starts at the top")
   func scrollResets() throws {
     let model = try ExplainViewSnapshotTests.explaining("alert-action-capture").model
     _ = model.frame(for: Size(width: 80, height: 24))
-    model.send(.pageDownPressed)
-    #expect(model.state.explainScroll > 0)
-    model.send(.moveDownPressed)
+    model.send(.scrollKeyPressed(.pageDown))
+    #expect(model.state.explainScroll.y > 0)
+    model.send(.focusNextPressed)
     #expect(model.state.explainedLeakIndex == 1)
-    #expect(model.state.explainScroll == 0)
-    for action in [AppAction.pageDownPressed, .explainKeyPressed, .explainKeyPressed] { model.send(action) }
-    #expect(model.state.explainScroll == 0)
+    #expect(model.state.explainScroll == .top)
+    for action in [AppAction.scrollKeyPressed(.pageDown), .explainKeyPressed, .explainKeyPressed] {
+      model.send(action)
+    }
+    #expect(model.state.explainScroll == .top)
   }
 
-  @Test("Outside the explain view, PgUp and PgDn do nothing")
+  @Test("Outside the explain view, PgDn acts on the focused pane: in the catalogue, a page down")
   func pageKeysOutside() {
     let model = AppModel(scheduler: ManualScheduler())
-    let before = model.state
-    model.send(.pageDownPressed)
-    #expect(model.state == before)
+    _ = model.frame(for: Size(width: 80, height: 24))
+    model.send(.scrollKeyPressed(.pageDown))
+    #expect(model.state.selectedIndex > 0)
+    #expect(model.state.explainedLeakIndex == nil)
   }
 
   @Test("A leak held by another leak is drawn hanging off that leak's cycle")
   func heldLeakShowsItsHolder() throws {
     let model = try ExplainViewSnapshotTests.explaining("alert-action-capture").model
-    model.send(.moveDownPressed)
+    model.send(.focusNextPressed)
     let frame = model.frame(for: Size(width: 120, height: 40))
     expectSnapshot(of: frame, named: "explain-alert-action-capture-second-120x40")
     let text = frame.description

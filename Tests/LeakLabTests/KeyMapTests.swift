@@ -23,7 +23,15 @@ import TextGrid
       (.up, .moveUpPressed), (.down, .moveDownPressed),
       (.character("k"), .moveUpPressed), (.character("j"), .moveDownPressed),
       (.enter, .openKeyPressed),
-      (.escape, .closeKeyPressed), (.left, .closeKeyPressed), (.backspace, .closeKeyPressed),
+      (.escape, .closeKeyPressed), (.backspace, .closeKeyPressed),
+      (.tab, .focusNextPressed), (.backTab, .focusPreviousPressed),
+      (.pageUp, .scrollKeyPressed(.pageUp)), (.pageDown, .scrollKeyPressed(.pageDown)),
+      (.home, .scrollKeyPressed(.top)), (.end, .scrollKeyPressed(.bottom)),
+      (.character("g"), .scrollKeyPressed(.top)), (.character("G"), .scrollKeyPressed(.bottom)),
+      (.left, .scrollKeyPressed(.left)), (.right, .scrollKeyPressed(.right)),
+      (.character("h"), .scrollKeyPressed(.left)), (.character("l"), .scrollKeyPressed(.right)),
+      (.character("/"), .filterKeyPressed), (.character("y"), .copyKeyPressed),
+      (.character("r"), .reportKeyPressed),
       (.character("w"), .captureToggled),
       (.character(" "), .actionKeyPressed(1)),
       (.character("o"), .overlayKeyPressed), (.character("?"), .helpKeyPressed),
@@ -38,22 +46,31 @@ import TextGrid
     }
   }
 
+  @Test func mouseEventsAreBoundByKindAndKeepTheirCell() {
+    let click = MouseEvent(.press, at: Point(x: 7, y: 3))
+    let wheel = MouseEvent(.wheelDown, at: Point(x: 40, y: 20))
+    #expect(keyMap.action(for: .mouse(click)) == .mouseUsed(click))
+    #expect(keyMap.action(for: .mouse(wheel)) == .mouseUsed(wheel))
+    #expect(keyMap.action(for: .mouse(MouseEvent(.release, at: .zero))) == nil)
+  }
+
   @Test(arguments: KeyContext.allCases)
   func theStatusBarShowsTheHintsOfItsContextFromTheTable(context: KeyContext) {
     var state = AppState(catalogue: [])
     state.keyMap = keyMap
     let hints = keyMap.statusHints(in: context)
     #expect(!hints.isEmpty)
-    let row = StatusBarText.of(state: state, context: context, width: 120)
+    let (row, focus) = StatusBarText.of(state: state, context: context, width: 120)
     let expected = hints.map { "\($0.keys) \($0.hint)" }.joined(separator: "  ")
-    #expect(row == expected)
+    #expect(row == focus + "  " + expected)
   }
 
   @Test func theStatusBarFitsEveryContextAt80Columns() {
     for context in KeyContext.allCases {
       let hints = keyMap.statusHints(in: context)
       let width = hints.map { $0.keys.displayWidth + 1 + $0.hint.displayWidth }.reduce(0, +) + 2 * hints.count
-      #expect(width <= 79, "\(context): \(width) columns")
+      // The focus label goes first: " Scenarios " and a space.
+      #expect(width + 12 <= 80, "\(context): \(width) columns")
     }
   }
 
@@ -78,18 +95,21 @@ import TextGrid
 /// The status bar's text, as rendered.
 @MainActor
 enum StatusBarText {
-  static func of(state: AppState, context: KeyContext, width: Int) -> String {
+  /// The row, trimmed, and the focus label it starts with.
+  static func of(state: AppState, context: KeyContext, width: Int) -> (row: String, focus: String) {
     var state = state
     switch context {
     case .browsing: break
     case .scenario: state.openScenario = OpenScenario(id: "x", mode: .strong)
-    case .alert: return alertRow(state, width: width)
+    case .alert: return (alertRow(state, width: width), "Scenarios")
     case .help: state.isHelpVisible = true
     case .explain: state.explainedLeakIndex = 0
+    case .pane: state.focus = .log
+    case .filtering: state.isEditingFilter = true
     }
     #expect(state.keyContext == context)
-    return render(state, size: Size(width: width, height: 30)).lines.last!.trimmingCharacters(
-      in: .whitespaces)
+    let row = render(state, size: Size(width: width, height: 30)).lines.last!
+    return (row.trimmingCharacters(in: .whitespaces), StatusBarView.focusName(state))
   }
 
   /// An alert needs a window snapshot: take it from a model showing one.

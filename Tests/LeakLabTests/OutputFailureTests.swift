@@ -8,9 +8,13 @@ import Testing
   static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .appendingPathComponent("../../Scenarios/Scripts/closure-capture.strong.leaklab").standardized.path
 
+  static let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .appendingPathComponent("../../Sources/LeakClock").standardized.path
+
   static let commands: [[String]] = [
-    ["list"], ["check"], ["check", "--json"], ["explain", "closure-capture"], ["run", script],
-    ["--help"], ["--version"],
+    ["list"], ["check"], ["check", "--json"], ["explain", "closure-capture"],
+    ["explain", "closure-capture", "--format", "json"], ["run", script], ["lint", sources], ["--help"],
+    ["--version"],
   ]
 
   @Test(arguments: commands)

@@ -1,3 +1,4 @@
+import StepScripts
 import Testing
 import TextGrid
 
@@ -10,7 +11,7 @@ import TextGrid
   func theLabelReadsBackFromTheScreenWhenClean(size: Size) {
     let app = TestApp()
     let lines = render(app.state, size: size).lines
-    #expect(OverlayReader.summaryLabel(in: lines) == "No issues detected")
+    #expect(ScreenLabelReader.label(in: lines) == "No issues detected")
     #expect(lines.contains { $0.contains("┌─ Detector ─") })
   }
 
@@ -24,7 +25,7 @@ import TextGrid
     #expect(label.hasPrefix("Leaked: AlertController#1, AlertController#2"))
     #expect(label.hasSuffix("AlertController#8"))
     let lines = render(app.state, size: size).lines
-    #expect(OverlayReader.summaryLabel(in: lines) == label)
+    #expect(ScreenLabelReader.label(in: lines) == label)
   }
 
   @Test func theLabelIsWrappedOnlyAfterCommasWithoutIndentation() {
@@ -36,13 +37,13 @@ import TextGrid
   @Test func noBoxIsDrawnWhenHiddenOrOnlyWithIssuesAndClean() {
     let app = TestApp()
     app.send(.overlayKeyPressed)
-    #expect(OverlayReader.summaryLabel(in: render(app.state, size: Size(width: 80, height: 24)).lines) == nil)
+    #expect(ScreenLabelReader.label(in: render(app.state, size: Size(width: 80, height: 24)).lines) == nil)
     app.send(.openKeyPressed, .actionKeyPressed(1), .closeKeyPressed)
     app.advance(.seconds(1))
     let lines = render(app.state, size: Size(width: 80, height: 24)).lines
-    #expect(OverlayReader.summaryLabel(in: lines) == "Leaked: SampleFeedScreen#1")
+    #expect(ScreenLabelReader.label(in: lines) == "Leaked: SampleFeedScreen#1")
     app.send(.overlayKeyPressed)
-    #expect(OverlayReader.summaryLabel(in: render(app.state, size: Size(width: 80, height: 24)).lines) == nil)
+    #expect(ScreenLabelReader.label(in: render(app.state, size: Size(width: 80, height: 24)).lines) == nil)
   }
 
   @Test func resolvedLeaksAreDimmedAndLeaveTheLabel() throws {
@@ -50,7 +51,7 @@ import TextGrid
     app.send(.scenarioSelected(id: "sample-delayed"), .openKeyPressed, .actionKeyPressed(1), .closeKeyPressed)
     app.advance(.seconds(10))
     let grid = render(app.state, size: Size(width: 80, height: 24))
-    #expect(OverlayReader.summaryLabel(in: grid.lines) == "No issues detected")
+    #expect(ScreenLabelReader.label(in: grid.lines) == "No issues detected")
     let row = grid.lines.firstIndex { $0.contains("SampleSyncScreen#1  resolved after 10.0 s") }
     let line = grid.styledLines[try #require(row)]
     let start = try #require(line.range(of: "SampleSyncScreen#1"))

@@ -80,7 +80,9 @@ import TextGrid
 
   @Test func terminalTooSmall() {
     // What the terminal layer shows below the app's minimum size, instead of the frame.
-    let grid = Terminal.tooSmallFrame(size: Size(width: 60, height: 20), minimum: minimumAppSize)
+    let grid = Terminal.tooSmallFrame(
+      size: Size(width: 60, height: 20), minimum: minimumAppSize,
+      quitKey: KeyMap.standard.keys(for: .quitKeyPressed).first)
     expectSnapshot(of: grid, named: "too-small-60x20")
   }
 
@@ -106,6 +108,29 @@ import TextGrid
     app.send(.closeKeyPressed)
     app.advance(.seconds(1))
     expectSnapshot(of: render(app.state, size: Size(width: 100, height: 30)), named: "main-readme-100x30")
+  }
+
+  /// The real catalogue after the alert scenario leaked: the marked (●) code
+  /// line in view and the retain paths wrapped at their arrows, at both sizes.
+  @Test func realCatalogueLeak() {
+    let app = TestApp(catalogue: Catalogue.all)
+    app.send(.scenarioSelected(id: "alert-action-capture"), .openKeyPressed, .actionKeyPressed(1))
+    app.advance(.milliseconds(500))
+    app.send(.actionKeyPressed(2))
+    app.advance(.milliseconds(300))
+    app.send(.closeKeyPressed)
+    app.advance(.seconds(2))
+    expectSnapshots(app, named: "real-alert-leak")
+  }
+
+  /// The explain view of a long path (the notification observer's) at both sizes: it scrolls.
+  @Test func realCatalogueExplain() {
+    let app = TestApp(catalogue: Catalogue.all)
+    app.send(.scenarioSelected(id: "notification-observer"), .openKeyPressed, .actionKeyPressed(1))
+    app.send(.closeKeyPressed)
+    app.advance(.seconds(1))
+    app.send(.explainKeyPressed)
+    expectSnapshots(app, named: "real-observer-explain")
   }
 
   @Test func renderingNeverCrashesAtAnySize() {

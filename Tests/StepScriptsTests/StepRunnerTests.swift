@@ -3,7 +3,7 @@ import Testing
 
 /// A driver whose label is scripted: each action step may change it.
 @MainActor
-final class FakeDriver: StepDriver {
+final class FakeDriver: @MainActor StepDriver {
   var label = "No issues detected"
   var performed: [StepCommand] = []
   var onPerform: (StepCommand, FakeDriver) throws(StepDriverError) -> Void = { _, _ in }

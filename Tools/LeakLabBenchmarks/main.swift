@@ -1,7 +1,9 @@
 // `make bench`: every LeakLab benchmark, one section per library.
 // Release build only; medians of repeated runs, measured side by side.
-// `LeakLabBenchmarks detector`, `… retaingraph` or `… graph` runs one section.
-let sections = Set(CommandLine.arguments.dropFirst().map { $0.lowercased() })
+// `LeakLabBenchmarks detector`, `… retaingraph` or `… graph` runs one section;
+// `… lint TREE` lints the Swift files under TREE.
+let arguments = Array(CommandLine.arguments.dropFirst())
+let sections = Set(arguments.filter { !$0.contains("/") }.map { $0.lowercased() })
 func wanted(_ section: String) -> Bool { sections.isEmpty || sections.contains(section) }
 
 print("LeakLab benchmarks (release build)")
@@ -15,4 +17,7 @@ if wanted("retaingraph") {
 }
 if wanted("graph") {
   runGraphLayoutBenchmarks()
+}
+if wanted("lint") {
+  LintBenchmarks.run(tree: arguments.first { $0.contains("/") } ?? ".build/lint-bench-tree")
 }

@@ -26,6 +26,13 @@ bool cn_setup_locale(void);
 /// Returns NULL, without exiting, when the terminal type is unknown.
 SCREEN *cn_newterm(const char *type);
 
+/// Turns on mouse reporting for button-1 presses and releases and the wheel,
+/// with no click-interval delay; returns whether the terminal reports the mouse.
+bool cn_enable_mouse(void);
+/// Reads the mouse event behind a KEY_MOUSE: stores its cell in `x`, `y` and
+/// returns 0 for a press, 1 a release, 2 wheel up, 3 wheel down, -1 anything else.
+int cn_read_mouse(int *x, int *y);
+
 /// Writes one cell: `count` wide characters (a spacing character then combining
 /// characters) with attributes and colour pair, at row `y`, column `x`.
 int cn_put_cell(WINDOW *window, int y, int x, const wchar_t *chars, int count, attr_t attributes, short pair);
@@ -45,7 +52,8 @@ void cn_install_restore_handlers(void);
 /// Records that curses is active (`true`: the handlers must restore the terminal)
 /// and captures the terminal's restore sequences.
 void cn_set_active(bool active);
-/// Restores the terminal with endwin if curses is active; safe to call twice.
+/// Restores the terminal with endwin if curses is active (and clears the screen
+/// when the terminal has no alternate screen, as vt100); safe to call twice.
 void cn_restore(void);
 
 #endif

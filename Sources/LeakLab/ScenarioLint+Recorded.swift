@@ -1,0 +1,68 @@
+// Recorded by LeakLintTests (ScenarioLintRecordTests) from `leaklab lint` on both
+// forms of every scenario; `LEAKLAB_RECORD_SNAPSHOTS=1 swift test` rewrites it.
+
+extension ScenarioLint {
+  /// The lint's findings by `scenario-id/mode` (`[]`: none); a scenario not listed was not linted.
+  static let recorded: [String: [Finding]] = [
+    "alert-action-capture/strong": [
+      Finding(
+        rule: "captured-owner", title: "closure captures its owner",
+        line: "delete = { _ in self.deleteDraft(named: alert.message) }")
+    ],
+    "alert-action-capture/weak": [],
+    "closure-capture/strong": [
+      Finding(
+        rule: "method-reference", title: "method reference stores self",
+        line: "service.run(completion: handleResponse)")
+    ],
+    "closure-capture/weak": [],
+    "delayed-dispatch/strong": [
+      Finding(
+        rule: "delayed-dispatch", title: "delayed block keeps self",
+        line: "mainQueue.asyncAfter(.seconds(10)) { self.statusLabel.text = \"Synced\" }")
+    ],
+    "delayed-dispatch/weak": [],
+    "lazy-closure-property/strong": [
+      Finding(
+        rule: "lazy-closure", title: "lazy closure stores self",
+        line: "{ count in \"\\(count) items, \\(count * 5) \\(self.currency)\" }")
+    ],
+    "lazy-closure-property/weak": [],
+    "nested-closure/strong": [
+      Finding(
+        rule: "stored-closure", title: "closure stores self",
+        line: "self.retryButton.action = { self.loadPhoto() }")
+    ],
+    "nested-closure/weak": [],
+    "notification-observer/strong": [
+      Finding(
+        rule: "notification-observer", title: "observer block keeps self",
+        line: "onChange = { _ in MainActor.assumeIsolated { self.refresh() } }")
+    ],
+    "notification-observer/weak": [],
+    "repeating-timer/strong": [
+      Finding(
+        rule: "repeating-timer", title: "repeating timer keeps self",
+        line: "timer = mainQueue.scheduledTimer(withTimeInterval: .seconds(1)) {")
+    ],
+    "repeating-timer/weak": [],
+    "strong-delegate/strong": [
+      Finding(
+        rule: "strong-back-reference", title: "strong back reference",
+        line: "var delegate: (any PaymentFormDelegate)?")
+    ],
+    "strong-delegate/weak": [],
+    "task-loop/strong": [
+      Finding(
+        rule: "task-loop", title: "endless task stores self",
+        line: "task = Task { for await price in prices { self.show(price) } }")
+    ],
+    "task-loop/weak": [],
+    "viper-module/strong": [
+      Finding(
+        rule: "strong-back-reference", title: "strong back reference",
+        line: "var output: (any ProfileInteractorOutput)?")
+    ],
+    "viper-module/weak": [],
+  ]
+}

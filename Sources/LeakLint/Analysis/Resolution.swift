@@ -1,0 +1,174 @@
+/// Decides, once every body has been walked, which parameters each function
+/// keeps, what each call's result and receiver keep, and so every place a
+/// closure or object ends up kept.
+///
+/// "Keeps a parameter" is a fixpoint: `init(handler:)` keeps its handler if it
+/// stores it in a property, or passes it to another function that keeps it.
+struct Resolution {
+  let index: TypeIndex
+  let facts: LintFacts
+  private(set) var storedParameters: [Int: Set<Int>] = [:]
+  /// Every sink: the direct ones and those made by calls that keep an argument.
+  private(set) var sinks: [Sink] = []
+  private struct Target {
+    var function: Int
+    var mapping: [Int]
+  }
+  private var targetsCache: [Int: [Target]] = [:]
+  private var parameterRoots: Set<Int> = []
+
+  init(index: TypeIndex, facts: LintFacts, parameterRoots: Set<Int>) {
+    self.index = index
+    self.facts = facts
+    self.parameterRoots = parameterRoots
+    for (position, function) in index.functions.enumerated() where function.key == nil {
+      storedParameters[position] = Set(function.parameters.indices)
+    }
+    for call in facts.calls.indices { targetsCache[call] = targets(of: facts.calls[call]) }
+    for _ in 0..<8 {
+      let before = storedParameters
+      sinks = facts.sinks + derivedSinks()
+      for sink in sinks where keepsBeyondCall(sink.owner) && !isDrained(sink) {
+        for case .parameter(let function, let position) in expand(sink.carried) {
+          storedParameters[function, default: []].insert(position)
+        }
+      }
+      if storedParameters == before { break }
+    }
+  }
+
+  /// A sink into a property of self that is emptied elsewhere: kept until then, not for good.
+  private func isDrained(_ sink: Sink) -> Bool {
+    guard sink.owner == .selfObject, let property = sink.property,
+      let typeName = index.units[sink.unit].typeName
+    else { return false }
+    return facts.drainedProperties.contains(typeName + "." + property)
+  }
+
+  /// A sink whose owner outlives the call: self, a parameter's object, or anything untracked.
+  private func keepsBeyondCall(_ owner: Root?) -> Bool {
+    switch owner {
+    case .local(let id): parameterRoots.contains(id)
+    case .selfObject, nil: true
+    }
+  }
+
+  private func targets(of call: CallFlow) -> [Target] {
+    let candidates = index.candidates(
+      name: call.isInitializer ? "init" : call.name, labels: call.labels, trailingLabels: call.trailingLabels,
+      receiverType: call.isInitializer ? call.name : call.receiverType)
+    return candidates.compactMap { function in
+      if call.isInitializer && index.functions[function].owner != call.name { return nil }
+      guard
+        let mapping = ArgumentMatcher.match(
+          parameters: index.functions[function].parameters, labels: call.labels,
+          trailingLabels: call.trailingLabels)
+      else { return nil }
+      return Target(function: function, mapping: mapping)
+    }
+  }
+
+  /// The arguments whose values the call's receiver (or, for an initializer, its result) keeps.
+  func keptArguments(of callIndex: Int) -> [Int] {
+    let call = facts.calls[callIndex]
+    let targets = targetsCache[callIndex] ?? []
+    switch call.known {
+    case .receiverKeepsFirstArgument where targets.isEmpty || call.receiverIsCollection:
+      return call.arguments.isEmpty ? [] : [0]
+    case .resultKeepsClosures, .subscription, .assignOn:
+      return Array(call.arguments.indices)
+    case .root, .storeIn:
+      return []
+    default: break
+    }
+    guard !targets.isEmpty else { return [] }
+    return call.arguments.indices.filter { argument in
+      targets.allSatisfy { target in
+        argument < target.mapping.count
+          && storedParameters[target.function, default: []].contains(target.mapping[argument])
+      }
+    }
+  }
+
+  /// How the call keeps its argument, for messages: `FeedService.run(completion:)`.
+  func describe(_ callIndex: Int) -> String {
+    let call = facts.calls[callIndex]
+    if let target = (targetsCache[callIndex] ?? []).first {
+      let function = index.functions[target.function]
+      let labels = function.parameters.map { ($0.label ?? "_") + ":" }.joined()
+      return (function.owner.map { $0 + "." } ?? "") + "\(call.name)(\(labels))"
+    }
+    let labels = (call.labels + call.trailingLabels).map { ($0 ?? "_") + ":" }.joined()
+    return "\(call.name)(\(labels))"
+  }
+
+  private func derivedSinks() -> [Sink] {
+    var result: [Sink] = []
+    for (position, call) in facts.calls.enumerated() where !call.isInitializer {
+      if case .resultKeepsClosures = call.known { continue }
+      if call.known == .subscription || call.known == .assignOn { continue }
+      for argument in keptArguments(of: position) {
+        result.append(
+          Sink(
+            owner: call.receiverOwner, carried: call.arguments[argument], position: call.position,
+            path: call.receiverPath, unit: call.unit, property: call.receiverProperty, via: describe(position)
+          ))
+      }
+    }
+    return result
+  }
+
+  /// The closures, objects and parameters `items` keep, calls' results opened.
+  func expand(_ items: [Carried]) -> [Carried] {
+    var result: [Carried] = []
+    var seenCalls: Set<Int> = []
+    var stack = items
+    while let item = stack.popLast() {
+      guard case .callResult(let callIndex) = item else {
+        result.append(item)
+        continue
+      }
+      guard seenCalls.insert(callIndex).inserted else { continue }
+      let call = facts.calls[callIndex]
+      let keepsInResult: Bool
+      switch call.known {
+      case .resultKeepsClosures, .subscription, .assignOn: keepsInResult = true
+      default: keepsInResult = call.isInitializer
+      }
+      guard keepsInResult else { continue }
+      for argument in keptArguments(of: callIndex) { stack.append(contentsOf: call.arguments[argument]) }
+    }
+    return result
+  }
+
+  /// For each local object, the roots that keep it (itself included): `let button = …; view.addSubview(button)`
+  /// makes self an owner of `button`.
+  func localOwners() -> [Int: Set<Root>] {
+    var ownedBy: [Int: Set<Root>] = [:]
+    for sink in sinks {
+      guard let owner = sink.owner else { continue }
+      for case .object(.local(let id)) in expand(sink.carried) where owner != .local(id) {
+        ownedBy[id, default: []].insert(owner)
+      }
+    }
+    var result: [Int: Set<Root>] = [:]
+    func owners(of id: Int, visiting: inout Set<Int>) -> Set<Root> {
+      if let known = result[id] { return known }
+      guard visiting.insert(id).inserted else { return [.local(id)] }
+      var all: Set<Root> = [.local(id)]
+      for owner in ownedBy[id] ?? [] {
+        switch owner {
+        case .selfObject: all.insert(.selfObject)
+        case .local(let other): all.formUnion(owners(of: other, visiting: &visiting))
+        }
+      }
+      result[id] = all
+      return all
+    }
+    for id in ownedBy.keys {
+      var visiting: Set<Int> = []
+      _ = owners(of: id, visiting: &visiting)
+    }
+    return result
+  }
+}

@@ -1,0 +1,259 @@
+import SwiftSyntax
+
+/// Walks one file's declarations and adds its types, properties, functions and
+/// analysis units to a ``TypeIndex``. Function bodies are not walked here.
+final class IndexBuilder: SyntaxVisitor {
+  private(set) var index: TypeIndex
+  private let file: Int
+  private let converter: SourceLocationConverter
+  private var typeStack: [String] = []
+
+  init(index: TypeIndex, file: Int, converter: SourceLocationConverter) {
+    self.index = index
+    self.file = file
+    self.converter = converter
+    super.init(viewMode: .sourceAccurate)
+  }
+
+  /// The index with this file's declarations, leaving this builder empty.
+  func takeIndex() -> TypeIndex {
+    defer { index = TypeIndex() }
+    return index
+  }
+
+  /// Adds the memberwise initializers of structs that declare no `init`.
+  static func addMemberwiseInitializers(to index: inout TypeIndex) {
+    for (name, info) in index.types.sorted(by: { $0.key < $1.key })
+    where info.kind == .struct && !info.hasExplicitInit {
+      let parameters = info.propertyOrder.compactMap { info.properties[$0] }
+        .filter { !$0.isComputed && !($0.isLet && $0.hasInitialValue) }
+        .map {
+          FunctionInfo.Parameter(
+            label: $0.name, name: $0.name, hasDefault: $0.hasInitialValue, isClosure: $0.shape.isClosure)
+        }
+      _ = index.addFunction(
+        FunctionInfo(name: "init", owner: name, parameters: parameters, isStatic: false, key: nil))
+    }
+  }
+
+  func position(_ node: some SyntaxProtocol) -> SourcePosition {
+    let location = converter.location(for: node.positionAfterSkippingLeadingTrivia)
+    return SourcePosition(file: file, line: location.line, column: location.column)
+  }
+
+  // MARK: Types
+
+  private func enter(
+    _ name: String, kind: TypeInfo.Kind, inheritance: InheritanceClauseSyntax?,
+    generics: GenericParameterClauseSyntax? = nil
+  ) {
+    let inherited = (inheritance?.inheritedTypes ?? []).flatMap { TypeShape($0.type).names }
+    let parameters = Set((generics?.parameters ?? []).map(\.name.text))
+    if kind != .unknown { index.declarationCounts[name, default: 0] += 1 }
+    index.update(name) { info in
+      if kind != .unknown { info.kind = kind }
+      for parent in inherited where !info.inherited.contains(parent) { info.inherited.append(parent) }
+      if kind == .protocol,
+        inheritance?.inheritedTypes.contains(where: { $0.type.trimmedDescription == "AnyObject" }) == true,
+        !info.inherited.contains("AnyObject")
+      {
+        info.inherited.append("AnyObject")
+      }
+      info.genericParameters.formUnion(parameters)
+    }
+    typeStack.append(name)
+  }
+
+  override func visit(_ node: ClassDeclSyntax) -> SyntaxVisitorContinueKind {
+    enter(
+      node.name.text, kind: .class, inheritance: node.inheritanceClause, generics: node.genericParameterClause
+    )
+    return .visitChildren
+  }
+  override func visitPost(_ node: ClassDeclSyntax) { typeStack.removeLast() }
+
+  override func visit(_ node: StructDeclSyntax) -> SyntaxVisitorContinueKind {
+    enter(
+      node.name.text, kind: .struct, inheritance: node.inheritanceClause,
+      generics: node.genericParameterClause)
+    return .visitChildren
+  }
+  override func visitPost(_ node: StructDeclSyntax) { typeStack.removeLast() }
+
+  override func visit(_ node: EnumDeclSyntax) -> SyntaxVisitorContinueKind {
+    enter(
+      node.name.text, kind: .enum, inheritance: node.inheritanceClause, generics: node.genericParameterClause)
+    return .visitChildren
+  }
+  override func visitPost(_ node: EnumDeclSyntax) { typeStack.removeLast() }
+
+  override func visit(_ node: ActorDeclSyntax) -> SyntaxVisitorContinueKind {
+    enter(
+      node.name.text, kind: .actor, inheritance: node.inheritanceClause, generics: node.genericParameterClause
+    )
+    return .visitChildren
+  }
+  override func visitPost(_ node: ActorDeclSyntax) { typeStack.removeLast() }
+
+  override func visit(_ node: ProtocolDeclSyntax) -> SyntaxVisitorContinueKind {
+    enter(node.name.text, kind: .protocol, inheritance: node.inheritanceClause)
+    return .visitChildren
+  }
+  override func visitPost(_ node: ProtocolDeclSyntax) { typeStack.removeLast() }
+
+  override func visit(_ node: ExtensionDeclSyntax) -> SyntaxVisitorContinueKind {
+    let name = TypeShape(node.extendedType).names.last ?? node.extendedType.trimmedDescription
+    enter(name, kind: .unknown, inheritance: node.inheritanceClause)
+    return .visitChildren
+  }
+  override func visitPost(_ node: ExtensionDeclSyntax) { typeStack.removeLast() }
+
+  // MARK: Members
+
+  private var isMember: Bool { !typeStack.isEmpty }
+
+  private static func isStatic(_ modifiers: DeclModifierListSyntax) -> Bool {
+    modifiers.contains { $0.name.tokenKind == .keyword(.static) || $0.name.tokenKind == .keyword(.class) }
+  }
+
+  private static func parameters(_ clause: FunctionParameterClauseSyntax) -> [FunctionInfo.Parameter] {
+    clause.parameters.map { parameter in
+      let label = parameter.firstName.tokenKind == .wildcard ? nil : parameter.firstName.text
+      return FunctionInfo.Parameter(
+        label: label, name: (parameter.secondName ?? parameter.firstName).text,
+        hasDefault: parameter.defaultValue != nil, isClosure: TypeShape(parameter.type).isClosure)
+    }
+  }
+
+  private func addUnit(
+    _ kind: AnalysisUnit.Kind, node: some SyntaxProtocol, isStatic: Bool = false,
+    parameters: [FunctionInfo.Parameter] = [], functionIndex: Int? = nil
+  ) {
+    index.units.append(
+      AnalysisUnit(
+        id: index.units.count, file: file, kind: kind, node: Syntax(node), typeName: typeStack.last,
+        isStatic: isStatic, parameters: parameters, functionIndex: functionIndex))
+  }
+
+  override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind {
+    let isStatic = Self.isStatic(node.modifiers)
+    let parameters = Self.parameters(node.signature.parameterClause)
+    let name = node.name.text
+    let functionIndex = index.addFunction(
+      FunctionInfo(
+        name: name, owner: typeStack.last, parameters: parameters, isStatic: isStatic,
+        key: NodeKey(file: file, id: node.id)))
+    if let owner = typeStack.last {
+      index.update(owner) { info in
+        if isStatic { info.staticMembers.insert(name) } else { info.methods.insert(name) }
+      }
+    }
+    if let body = node.body {
+      addUnit(
+        .function(name), node: body, isStatic: isStatic, parameters: parameters, functionIndex: functionIndex)
+      index.units[index.units.count - 1].isEntryPoint = node.modifiers.contains {
+        [.keyword(.override), .keyword(.public), .keyword(.open)].contains($0.name.tokenKind)
+      }
+    }
+    return .skipChildren
+  }
+
+  override func visit(_ node: InitializerDeclSyntax) -> SyntaxVisitorContinueKind {
+    let parameters = Self.parameters(node.signature.parameterClause)
+    let functionIndex = index.addFunction(
+      FunctionInfo(
+        name: "init", owner: typeStack.last, parameters: parameters, isStatic: false,
+        key: NodeKey(file: file, id: node.id)))
+    if let owner = typeStack.last { index.update(owner) { $0.hasExplicitInit = true } }
+    if let body = node.body {
+      addUnit(.initializer, node: body, parameters: parameters, functionIndex: functionIndex)
+    }
+    return .skipChildren
+  }
+
+  override func visit(_ node: DeinitializerDeclSyntax) -> SyntaxVisitorContinueKind {
+    if let body = node.body { addUnit(.deinitializer, node: body) }
+    return .skipChildren
+  }
+
+  override func visit(_ node: SubscriptDeclSyntax) -> SyntaxVisitorContinueKind {
+    if let accessors = node.accessorBlock { addUnit(.accessor("subscript"), node: accessors) }
+    return .skipChildren
+  }
+
+  override func visit(_ node: EnumCaseDeclSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
+
+  override func visit(_ node: CodeBlockItemSyntax) -> SyntaxVisitorContinueKind {
+    guard node.parent?.parent?.is(SourceFileSyntax.self) == true else { return .visitChildren }
+    switch node.item {
+    case .decl(let decl) where !decl.is(VariableDeclSyntax.self): return .visitChildren
+    default:
+      addUnit(.topLevel, node: node)
+      return .skipChildren
+    }
+  }
+
+  override func visit(_ node: VariableDeclSyntax) -> SyntaxVisitorContinueKind {
+    guard isMember, let owner = typeStack.last else { return .skipChildren }
+    let isStatic = Self.isStatic(node.modifiers)
+    var strength = PropertyInfo.Strength.strong
+    var isLazy = false
+    for modifier in node.modifiers {
+      switch modifier.name.tokenKind {
+      case .keyword(.weak): strength = .weak
+      case .keyword(.unowned): strength = .unowned
+      case .keyword(.lazy): isLazy = true
+      default: break
+      }
+    }
+    let isOutlet = node.attributes.contains {
+      $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription == "IBOutlet"
+    }
+    let lastType = node.bindings.last?.typeAnnotation?.type
+    for binding in node.bindings {
+      guard let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text else { continue }
+      if isStatic {
+        index.update(owner) { $0.staticMembers.insert(name) }
+        continue
+      }
+      var property = PropertyInfo(name: name, owner: owner, position: position(binding.pattern))
+      property.strength = strength
+      property.isLet = node.bindingSpecifier.tokenKind == .keyword(.let)
+      property.isLazy = isLazy
+      property.isOutlet = isOutlet
+      property.shape = TypeShape(binding.typeAnnotation?.type ?? lastType)
+      if let accessors = binding.accessorBlock {
+        switch accessors.accessors {
+        case .getter: property.isComputed = true
+        case .accessors(let list):
+          property.isComputed = list.contains {
+            ![.keyword(.willSet), .keyword(.didSet)].contains($0.accessorSpecifier.tokenKind)
+          }
+        }
+        addUnit(.accessor(name), node: accessors)
+      }
+      if let value = binding.initializer?.value {
+        property.hasInitialValue = true
+        if let call = value.as(FunctionCallExprSyntax.self) {
+          property.initialValueConstructs = true
+          if binding.typeAnnotation == nil,
+            let callee = call.calledExpression.as(DeclReferenceExprSyntax.self),
+            callee.baseName.text.first?.isUppercase == true
+          {
+            property.shape = TypeShape()
+            property.shape.names =
+              TypeShape.ignoredNames.contains(callee.baseName.text) ? [] : [callee.baseName.text]
+          }
+        } else if value.is(ClosureExprSyntax.self), binding.typeAnnotation == nil {
+          property.shape.isClosure = true
+        }
+        if isLazy { addUnit(.lazyInitializer(name), node: value) }
+      }
+      index.update(owner) { info in
+        if info.properties[name] == nil { info.propertyOrder.append(name) }
+        info.properties[name] = property
+      }
+    }
+    return .skipChildren
+  }
+}

@@ -1,0 +1,85 @@
+import SwiftSyntax
+
+/// Where something is in the linted sources.
+struct SourcePosition: Sendable, Hashable {
+  var file: Int
+  var line: Int
+  var column: Int
+}
+
+/// What the linter knows of one nominal type, gathered from its declaration
+/// and every extension in the linted files.
+struct TypeInfo: Sendable {
+  enum Kind: Sendable { case `class`, `struct`, `enum`, actor, `protocol`, unknown }
+
+  var name: String
+  var kind: Kind = .unknown
+  /// Superclass, protocols, protocol parents, in declaration order.
+  var inherited: [String] = []
+  var genericParameters: Set<String> = []
+  var properties: [String: PropertyInfo] = [:]
+  var propertyOrder: [String] = []
+  var methods: Set<String> = []
+  var staticMembers: Set<String> = []
+  var hasExplicitInit = false
+
+  /// True when `self` is an object (a class, an actor, an unknown type, or a
+  /// protocol whose conformers are all classes).
+  var isReferenceType: Bool {
+    switch kind {
+    case .class, .actor, .unknown: true
+    case .struct, .enum: false
+    case .protocol: inherited.contains("AnyObject") || inherited.contains("class")
+    }
+  }
+}
+
+/// A stored or computed property of a type.
+struct PropertyInfo: Sendable {
+  enum Strength: Sendable { case strong, weak, unowned }
+
+  var name: String
+  var owner: String
+  var strength: Strength = .strong
+  var isLet = false
+  var isLazy = false
+  var isComputed = false
+  var isOutlet = false
+  var hasInitialValue = false
+  /// The initial value constructs the object (`= Row()`, `= { … }()`).
+  var initialValueConstructs = false
+  var shape = TypeShape()
+  var position: SourcePosition
+
+  /// Stored, strong and an object reference the holder keeps.
+  var keepsValue: Bool { !isComputed && strength == .strong }
+
+  /// Whether what it points to is owned by the holder: strong, or an
+  /// `@IBOutlet` (weak, but the view tree the holder owns keeps it).
+  var ownsTarget: Bool { !isComputed && (strength == .strong || isOutlet) }
+}
+
+/// A function, method or initializer, as calls see it.
+struct FunctionInfo: Sendable {
+  struct Parameter: Sendable {
+    var label: String?
+    var name: String
+    var hasDefault: Bool
+    var isClosure: Bool
+  }
+
+  var name: String
+  var owner: String?
+  var parameters: [Parameter]
+  var isStatic: Bool
+  var key: NodeKey?
+
+  /// The argument labels, `_` for none: `run(completion:)` gives `["completion"]`.
+  var labels: [String?] { parameters.map(\.label) }
+}
+
+/// A syntax node's identity across all linted files.
+struct NodeKey: Sendable, Hashable {
+  var file: Int
+  var id: SyntaxIdentifier
+}

@@ -1,0 +1,69 @@
+import Foundation
+
+extension Linter {
+  /// The Swift files under `paths` (files as given, folders recursively,
+  /// skipping hidden folders and `.build`), sorted, minus the excluded ones.
+  public func swiftFiles(under paths: [String]) throws -> [String] {
+    var result: [String] = []
+    let manager = FileManager.default
+    for path in paths {
+      var isDirectory: ObjCBool = false
+      guard manager.fileExists(atPath: path, isDirectory: &isDirectory) else {
+        throw LintError("no such file or folder: \(path)")
+      }
+      if !isDirectory.boolValue {
+        result.append(path)
+        continue
+      }
+      guard let enumerator = manager.enumerator(atPath: path) else {
+        throw LintError("cannot read folder: \(path)")
+      }
+      var found: [String] = []
+      while let relative = enumerator.nextObject() as? String {
+        let name = (relative as NSString).lastPathComponent
+        if name.hasPrefix(".") || name == ".build" {
+          enumerator.skipDescendants()
+          continue
+        }
+        if name.hasSuffix(".swift") {
+          found.append(path.hasSuffix("/") ? path + relative : path + "/" + relative)
+        }
+      }
+      result += found.sorted()
+    }
+    return result.filter { !configuration.isExcluded($0) }
+  }
+
+  /// Lints every Swift file under `paths`, together.
+  public func lint(paths: [String]) throws -> LintReport {
+    let files = try swiftFiles(under: paths)
+    let inputs = try files.map { path in
+      guard let data = FileManager.default.contents(atPath: path) else {
+        throw LintError("cannot read \(path)")
+      }
+      return SourceInput(path: path, text: String(decoding: data, as: UTF8.self))
+    }
+    let lines = inputs.reduce(0) { total, input in
+      let newlines = input.text.utf8.reduce(0) { $0 + ($1 == 10 ? 1 : 0) }
+      return total + newlines + (input.text.utf8.last.map { $0 == 10 ? 0 : 1 } ?? 0)
+    }
+    return LintReport(findings: lint(files: inputs), fileCount: inputs.count, lineCount: lines)
+  }
+}
+
+/// What a lint run found, with how much it read.
+public struct LintReport: Sendable, Hashable {
+  /// The findings, sorted.
+  public var findings: [LintFinding]
+  /// How many files were linted.
+  public var fileCount: Int
+  /// How many lines they have.
+  public var lineCount: Int
+
+  /// Creates a report.
+  public init(findings: [LintFinding], fileCount: Int, lineCount: Int) {
+    self.findings = findings
+    self.fileCount = fileCount
+    self.lineCount = lineCount
+  }
+}

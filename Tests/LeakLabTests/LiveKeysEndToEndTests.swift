@@ -1,0 +1,100 @@
+import Foundation
+import LeakLab
+import StepScripts
+import TerminalAutomation
+import Testing
+import TextGrid
+
+/// The htop/lazygit/k9s keys in the real `leaklab`, in a pseudo-terminal: `y`
+/// reaches the clipboard, `r` writes a file, `/` filters, Tab focuses, the mouse clicks.
+@Suite(.enabled(if: TmuxSession.isAvailable, "tmux is not installed (apt-get install tmux)"))
+struct LiveKeysEndToEndTests {
+  let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+    "leaklab-live-keys-\(UUID().uuidString)")
+
+  /// `leaklab` started in `directory` (where `r` writes), at 120×40.
+  func start() throws -> TmuxSession {
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    let session = try TmuxSession(
+      command: ["sh", "-c", "cd \"$1\" && exec \"$2\"", "sh", directory.path, LeakLabBinary.path],
+      size: Size(width: 120, height: 40))
+    try session.waitUntil("the first frame") { ScreenLabelReader.label(in: $0) == "No issues detected" }
+    return session
+  }
+
+  /// Opens the alert scenario, taps Delete, closes it and waits for both leaks.
+  func leakTheAlertScenario(in session: TmuxSession) throws {
+    try session.sendKeys("Down", "Down", "Down", "Enter")
+    try session.waitFor(text: "[1 Delete draft]")
+    try session.sendKeys("1")
+    try session.waitFor(text: "2 Delete")
+    try session.sendKeys("2", "Escape")
+    try session.waitUntil("both leaks") {
+      ScreenLabelReader.label(in: $0) == "Leaked: AlertController#1, DraftsScreen#1"
+    }
+  }
+
+  @Test func yPutsTheRetainPathOnTheClipboardAndRWritesTheReport() throws {
+    let session = try start()
+    defer { session.kill() }
+    try leakTheAlertScenario(in: session)
+    try session.sendKeys("Tab", "Tab")
+    try session.waitFor(text: " Detector ")
+    try session.sendKeys("y")
+    try session.waitFor(text: "Copied the retain path of AlertController#1 to the clipboard")
+    try session.waitUntil("the clipboard") { _ in session.clipboard() != nil }
+    let copied = try #require(session.clipboard())
+    #expect(copied.hasPrefix("retain cycle: AlertController#1 → actions[1]: AlertAction#1 → "))
+    try session.sendKeys("r")
+    let file = directory.appendingPathComponent("leaklab-report-1-alert-action-capture-strong.json")
+    try session.waitFor(text: "Report: ./leaklab-report-1-alert-action-capture-strong.json")
+    let json = try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any]
+    #expect(json?["label"] as? String == "Leaked: AlertController#1, DraftsScreen#1")
+  }
+
+  @Test func slashFiltersAndEnterOpensTheMatch() throws {
+    let session = try start()
+    defer { session.kill() }
+    try session.sendKeys("/")
+    try session.type("timer")
+    try session.waitFor(text: "Scenarios · /timer▏")
+    try session.sendKeys("Enter", "Enter")
+    try session.waitFor(text: "Phone · strong")
+    try session.waitFor(text: "Stopwatch")
+  }
+
+  @Test func theWheelScrollsThePaneUnderThePointerAndAClickSelectsAScenario() throws {
+    let session = try start()
+    defer { session.kill() }
+    // The first scenario's code is scrolled to its marked line, eleven lines
+    // down (the pane's last row is the lint's line).
+    try session.waitFor(text: "─ ↑ 11  ↓ 1 more ─┘")
+    try session.sendBytes(MouseReport.bytes(button: 64, at: Point(x: 90, y: 8)))
+    try session.waitFor(text: "─ ↑ 8  ↓ 4 more ─┘")
+    // Row 6 of the screen is the fifth scenario, Delayed dispatch.
+    try session.sendBytes(MouseReport.bytes(button: 0, at: Point(x: 4, y: 5)))
+    try session.waitFor(text: "mainQueue.asyncAfter(10 s)")
+    try session.sendBytes(MouseReport.bytes(button: 3, at: Point(x: 4, y: 5)))
+    try session.sendKeys("Enter")
+    try session.waitFor(text: "[1 Sync in 10 s]")
+  }
+
+  @Test func tabMovesTheFocusAndTheStatusBarSaysWhere() throws {
+    let session = try start()
+    defer { session.kill() }
+    #expect(try session.capture().last?.hasPrefix(" Scenarios ") == true)
+    try session.sendKeys("Tab")
+    try session.waitUntil("the code pane's focus") { $0.last?.hasPrefix(" Code ") == true }
+    try session.sendKeys("BTab")
+    try session.waitUntil("the list's focus") { $0.last?.hasPrefix(" Scenarios ") == true }
+  }
+}
+
+/// The bytes a terminal sends for a mouse report in X10 mode: `ESC [ M`, then
+/// the button, column and row, each plus 32 (cells counted from one).
+enum MouseReport {
+  static func bytes(button: UInt8, at point: Point) -> [String] {
+    [0x1B, 0x5B, 0x4D, 32 + button, UInt8(33 + point.x), UInt8(33 + point.y)]
+      .map { String(format: "%02x", $0) }
+  }
+}

@@ -1,0 +1,163 @@
+import Scenarios
+import StepScripts
+import Testing
+import TextGrid
+
+@testable import LeakLab
+
+/// Focus and scrolling: Tab moves the focus, and the focused pane takes the
+/// arrows and the page keys (issue 10, "what users of htop, lazygit and k9s expect").
+@MainActor
+@Suite struct PaneTests {
+  /// The real catalogue at the minimum size: long code, long paths.
+  func app(size: Size = Size(width: 80, height: 24)) -> TestApp {
+    let app = TestApp(catalogue: Catalogue.all)
+    app.model.resize(to: size)
+    return app
+  }
+
+  func lines(_ app: TestApp) -> [String] {
+    render(app.state, size: app.state.screenSize).lines
+  }
+
+  @Test func tabMovesTheFocusThroughThePanesAndTheStatusBarNamesIt() {
+    let app = app()
+    #expect(app.state.focus == .catalogue)
+    #expect(lines(app).last?.hasPrefix(" Scenarios ") == true)
+    app.send(.focusNextPressed)
+    #expect(app.state.focus == .code)
+    #expect(lines(app).last?.hasPrefix(" Code ") == true)
+    app.send(.focusNextPressed, .focusNextPressed)
+    #expect(app.state.focus == .log)
+    app.send(.focusNextPressed)
+    #expect(app.state.focus == .catalogue)
+    app.send(.focusPreviousPressed)
+    #expect(app.state.focus == .log)
+  }
+
+  @Test func tabSkipsTheDetectorWhileTheOverlayIsHidden() {
+    let app = app()
+    app.send(.overlayKeyPressed, .overlayKeyPressed)
+    #expect(app.state.overlayMode == .hidden)
+    app.send(.focusNextPressed, .focusNextPressed)
+    #expect(app.state.focus == .log)
+  }
+
+  @Test(arguments: [Size(width: 80, height: 24), Size(width: 120, height: 40)])
+  func theCodePaneShowsTheMarkedLineOfEveryScenario(size: Size) {
+    let app = app(size: size)
+    for (index, scenario) in Catalogue.all.enumerated() {
+      app.send(.scenarioSelected(id: scenario.id))
+      #expect(app.state.selectedIndex == index)
+      // `●` marks the form's line, `▶` the line `leaklab lint` flags (often the same one).
+      #expect(lines(app).contains { $0.contains("│● ") || $0.contains("│▶ ") }, "\(scenario.id) at \(size)")
+    }
+  }
+
+  @Test func theFixLineIsWrappedNotCut() {
+    let app = app()
+    app.send(.scenarioSelected(id: "delayed-dispatch"))
+    let code = CodePaneView.content(app.state, width: 30).lines.map(\.0)
+    #expect(code.allSatisfy { $0.displayWidth <= 30 })
+    let joined = code.joined(separator: " ").split(separator: " ").joined(separator: " ")
+    #expect(joined.contains("{ [weak self] in self?.statusLabel.text = \"Synced\" }"))
+  }
+
+  @Test func theFocusedCodePaneScrollsAndStopsAtItsEnds() throws {
+    let app = app()
+    app.send(.focusNextPressed)
+    let metrics = try #require(PaneMetrics.of(.code, in: app.state))
+    #expect(metrics.content.height > metrics.viewport.height)
+    app.send(.scrollKeyPressed(.top))
+    #expect(app.state.scroll[.code] == .top)
+    app.send(.moveDownPressed)
+    #expect(app.state.scroll[.code] == ScrollPosition(y: 1))
+    app.send(.scrollKeyPressed(.bottom))
+    let bottom = metrics.content.height - metrics.viewport.height
+    #expect(app.state.scroll[.code] == ScrollPosition(y: bottom))
+    app.send(.scrollKeyPressed(.pageDown), .moveDownPressed)
+    #expect(app.state.scroll[.code] == ScrollPosition(y: bottom))
+    app.send(.scrollKeyPressed(.pageUp))
+    #expect(app.state.scroll[.code] == ScrollPosition(y: bottom - (metrics.viewport.height - 1)))
+    // Another scenario shows its own marked line again.
+    app.send(.focusPreviousPressed, .moveDownPressed)
+    #expect(app.state.scroll[.code] == nil)
+  }
+
+  @Test func scrollingStartsFromWhatIsShown() throws {
+    let app = app(size: Size(width: 120, height: 40))
+    let shown = try #require(lines(app).first { $0.contains("─ ↑ ") && $0.hasSuffix("─┘") })
+    let above = try #require(Int(shown.split(separator: "↑ ")[1].prefix { $0.isNumber }))
+    app.send(.mouseUsed(MouseEvent(.wheelUp, at: Point(x: 90, y: 8))))
+    #expect(app.state.scroll[.code] == ScrollPosition(y: above - 3))
+  }
+
+  @Test func theLogScrollsBackAndFollowsAgainAtTheEnd() throws {
+    let app = app()
+    for _ in 0..<3 {
+      app.send(.openKeyPressed, .actionKeyPressed(1), .closeKeyPressed)
+      app.advance(.seconds(2))
+    }
+    app.send(.focusPreviousPressed)
+    #expect(app.state.focus == .log)
+    let newest = String(try #require(app.state.log.last?.text).prefix(20))
+    #expect(lines(app).contains { $0.contains(newest) })
+    app.send(.scrollKeyPressed(.top))
+    #expect(lines(app).contains { $0.contains("opened   Method passed as a completion handler") })
+    #expect(!lines(app).contains { $0.contains(newest) })
+    #expect(lines(app).contains { $0.contains(" more ─┘") })
+    app.send(.scrollKeyPressed(.bottom))
+    #expect(app.state.scroll[.log] == nil)
+    // Following again: a new line shows up by itself.
+    app.send(.openKeyPressed)
+    #expect(lines(app).contains { $0.contains("opened   Method passed as a completion handler") })
+  }
+
+  @Test func theDetectorsPathWrapsAndItsCursorPicksTheLeakThatEAndYUse() {
+    let app = app()
+    app.send(.scenarioSelected(id: "alert-action-capture"), .openKeyPressed)
+    app.send(.actionKeyPressed(1), .actionKeyPressed(2), .closeKeyPressed)
+    app.advance(.seconds(1))
+    #expect(app.label == "Leaked: AlertController#1, DraftsScreen#1")
+    let screen = lines(app)
+    #expect(ScreenLabelReader.label(in: screen) == "Leaked: AlertController#1, DraftsScreen#1")
+    #expect(screen.contains { $0.contains("↳ retain cycle: AlertController#1") })
+    #expect(screen.contains { $0.contains("      → actions[1]: AlertAction#1") })
+    #expect(!screen.contains { $0.contains("→ actions[1]: AlertAction#1 →") })
+    app.send(.focusNextPressed, .focusNextPressed)
+    #expect(app.state.focus == .detector)
+    app.send(.moveDownPressed)
+    #expect(app.state.selectedLeakIndex == 1)
+    // The cursor's leak is scrolled into view under the label, which stays.
+    #expect(lines(app).contains { $0.contains("DraftsScreen#1     open") })
+    #expect(ScreenLabelReader.label(in: lines(app)) == "Leaked: AlertController#1, DraftsScreen#1")
+    app.send(.explainKeyPressed)
+    #expect(app.state.explainedLeakIndex == 1)
+    #expect(lines(app).contains { $0.contains("2 of 2: DraftsScreen#1") })
+  }
+
+  @Test func theExplainViewShowsTheWholePathAndScrolls() {
+    let app = app()
+    app.send(.scenarioSelected(id: "notification-observer"), .openKeyPressed)
+    app.send(.actionKeyPressed(1), .closeKeyPressed)
+    app.advance(.seconds(1))
+    let path = app.state.report.leaks.first?.retainPath ?? ""
+    #expect(path.contains("(conservative)"))
+    app.send(.explainKeyPressed)
+    let frame = ExplainView.frame(app.state, in: AppLayout(size: app.state.screenSize, state: app.state).body)
+    let content = ExplainView.content(app.state, width: frame.viewport.width, room: frame.viewport.height)
+    // Every object and reference of the path is drawn, whole, in the content.
+    let text = content.lines.joined(separator: "\n")
+    for part in [
+      "InboxScreen#1", "center (strong)", "NotificationCenter", "word 3 (conservative)", "Dictionary storage",
+      "values[0].values[0].storage.values[0]", "NotificationCenter._addObserver<A>(_:object:using:)",
+      "captures closure in InboxScreen.observeInbox()",
+    ] {
+      #expect(text.contains(part), "\(part)")
+    }
+    #expect(content.height > frame.viewport.height)
+    app.send(.scrollKeyPressed(.bottom))
+    #expect(app.state.explainScroll.y == content.height - frame.viewport.height)
+    #expect(lines(app).contains { $0.contains("─ ↑ \(app.state.explainScroll.y) ─") })
+  }
+}

@@ -1,0 +1,146 @@
+import LeakLint
+import Testing
+
+/// `strong-back-reference`: decided by who owns whom, never by the property's name.
+@Suite struct BackReferenceRuleTests {
+  @Test func aStrongDelegateToTheScreenThatAddsTheFormIsFlagged() {
+    expectFindings(
+      """
+      import UIKit
+      protocol PaymentFormDelegate: AnyObject { func didPay() }
+      final class PaymentForm: UIView {
+        var delegate: PaymentFormDelegate?  // flagged
+      }
+      final class CheckoutViewController: UIViewController, PaymentFormDelegate {
+        override func viewDidLoad() {
+          super.viewDidLoad()
+          let form = PaymentForm()
+          form.delegate = self
+          view.addSubview(form)
+        }
+        func didPay() {}
+      }
+      """, rule: .strongBackReference)
+  }
+
+  @Test func aBackReferenceWithAnyNameIsFlaggedByOwnership() {
+    expectFindings(
+      """
+      final class Interactor {
+        var listener: (any InteractorOutput)?  // flagged
+      }
+      protocol InteractorOutput: AnyObject {}
+      final class Presenter: InteractorOutput {
+        let interactor: Interactor
+        init(interactor: Interactor) { self.interactor = interactor }
+      }
+      """, rule: .strongBackReference)
+  }
+
+  @Test func aChildHoldingItsParentInATreeIsFlagged() {
+    expectFindings(
+      """
+      final class Node {
+        var children: [Node] = []
+        var parent: Node?  // flagged
+        func add(_ child: Node) {
+          children.append(child)
+          child.parent = self
+        }
+      }
+      """, rule: .strongBackReference)
+  }
+
+  @Test func aStrongDelegateNobodyOwningTheHolderIsNotFlagged() {
+    expectFindings(
+      """
+      protocol LoggerDelegate: AnyObject { func didLog() }
+      final class Logger {
+        var delegate: LoggerDelegate?
+      }
+      final class Console: LoggerDelegate {
+        func didLog() {}
+      }
+      """)
+  }
+
+  @Test func weakDelegatesValueTypesAndForwardReferencesAreNotFlagged() {
+    expectFindings(
+      """
+      import UIKit
+      protocol FormDelegate: AnyObject {}
+      final class Form: UIView {
+        weak var delegate: FormDelegate?
+        var dataSource: Settings?
+        var style: Style?
+      }
+      struct Style { var color = 0 }
+      final class Settings {}
+      final class Screen: UIViewController, FormDelegate {
+        var form: Form?
+        let settings = Settings()
+        override func viewDidLoad() {
+          let form = Form()
+          form.delegate = self
+          form.dataSource = settings
+          view.addSubview(form)
+          self.form = form
+        }
+      }
+      """)
+  }
+
+  @Test func aLinkedListsNextIsNotFlagged() {
+    expectFindings(
+      """
+      final class ListNode {
+        var value = 0
+        var next: ListNode?
+      }
+      """)
+  }
+
+  @Test func aBackReferenceClearedByHandIsNotFlagged() {
+    expectFindings(
+      """
+      protocol Handler: AnyObject {}
+      final class Context {
+        let handler: Handler
+        init(handler: Handler) { self.handler = handler }
+      }
+      final class EchoHandler: Handler {
+        var context: Context?
+        func handlerAdded(context: Context) { self.context = context }
+        func handlerRemoved(context: Context) { self.context = nil }
+      }
+      """)
+  }
+
+  @Test func aBackReferenceTheOwnerClearsIsNotFlagged() {
+    expectFindings(
+      """
+      protocol ParserDelegate: AnyObject {}
+      final class Parser {
+        var delegate: ParserDelegate!
+      }
+      final class Decoder: ParserDelegate {
+        let parser = Parser()
+        func added() { parser.delegate = self }
+        func removed() { self.parser.delegate = nil }
+      }
+      """)
+  }
+
+  @Test func typesOfTheSameNameNestedInDifferentTypesAreNotMerged() {
+    expectFindings(
+      """
+      enum Tree {
+        final class Storage { var children: [Node] = [] }
+        final class Node { var storage: Storage? }
+      }
+      enum Cache {
+        final class Storage {}
+      }
+      """)
+  }
+}

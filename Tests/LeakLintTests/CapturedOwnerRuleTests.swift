@@ -1,0 +1,77 @@
+import LeakLint
+import Testing
+
+/// `captured-owner` and `combine-sink`: a closure captures the object that keeps it.
+@Suite struct CapturedOwnerRuleTests {
+  @Test func anAlertActionReadingItsAlertIsFlagged() {
+    expectFindings(
+      """
+      import UIKit
+      final class DraftsViewController: UIViewController {
+        func confirmDelete() {
+          let alert = UIAlertController(title: "Delete?", message: nil, preferredStyle: .alert)
+          alert.addAction(UIAlertAction(title: "Delete", style: .destructive) { _ in  // flagged
+            print(alert.title ?? "")
+          })
+          present(alert, animated: true)
+        }
+      }
+      """, rule: .capturedOwner)
+  }
+
+  @Test func aTextFieldReadFromItsAlertThroughAnUnownedCaptureIsNotFlagged() {
+    expectFindings(
+      """
+      import UIKit
+      final class RenameViewController: UIViewController {
+        func rename() {
+          let alert = UIAlertController(title: "Rename", message: nil, preferredStyle: .alert)
+          alert.addAction(UIAlertAction(title: "OK", style: .default) { [unowned alert] _ in
+            print(alert.textFields?.first?.text ?? "")
+          })
+          alert.addAction(UIAlertAction(title: "Cancel", style: .cancel) { _ in self.dismiss(animated: true) })
+          present(alert, animated: true)
+        }
+      }
+      """)
+  }
+
+  // MARK: combine-sink
+
+  @Test func aSinkStoredInCancellablesCapturingSelfIsFlagged() {
+    expectFindings(
+      """
+      import Combine
+      final class SearchViewModel {
+        @Published var query = ""
+        var results: [String] = []
+        private var cancellables = Set<AnyCancellable>()
+        private var subscription: AnyCancellable?
+        func bind() {
+          $query.sink { self.search($0) }.store(in: &cancellables)  // flagged
+          subscription = $query.map { $0.count }.sink { _ in self.results = [] }  // flagged
+          $query.map { _ in [String]() }.assign(to: \\.results, on: self).store(in: &cancellables)  // flagged
+        }
+        func search(_ text: String) {}
+      }
+      """, rule: .combineSink)
+  }
+
+  @Test func weakSinksAndAssignToPublishedAreNotFlagged() {
+    expectFindings(
+      """
+      import Combine
+      final class SearchViewModel {
+        @Published var query = ""
+        @Published var count = 0
+        private var cancellables = Set<AnyCancellable>()
+        func bind() {
+          $query.sink { [weak self] in self?.search($0) }.store(in: &cancellables)
+          $query.map(\\.count).assign(to: &$count)
+          _ = $query.sink { self.search($0) }
+        }
+        func search(_ text: String) {}
+      }
+      """)
+  }
+}

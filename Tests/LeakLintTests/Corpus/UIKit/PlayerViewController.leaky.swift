@@ -1,0 +1,38 @@
+// swift-format-ignore-file
+// Corpus file for LeakLint tests: realistic code, linted, never compiled.
+import AVFoundation
+import UIKit
+
+final class PlayerViewController: UIViewController {
+  private let player = AVPlayer()
+  private let progressLabel = UILabel()
+  private var progressTimer: Timer?
+  private var displayLink: CADisplayLink?
+
+  override func viewDidLoad() {
+    super.viewDidLoad()
+    view.addSubview(progressLabel)
+  }
+
+  override func viewDidAppear(_ animated: Bool) {
+    super.viewDidAppear(animated)
+    progressTimer?.invalidate()
+    progressTimer = Timer.scheduledTimer(withTimeInterval: 0.5, repeats: true) { _ in  // leak: repeating-timer
+      self.updateProgress()
+    }
+    displayLink = CADisplayLink(target: self, selector: #selector(step))  // leak: repeating-timer
+    displayLink?.add(to: .main, forMode: .common)
+  }
+
+  deinit {
+    progressTimer?.invalidate()
+    displayLink?.invalidate()
+  }
+
+  @objc private func step() {}
+
+  private func updateProgress() {
+    let seconds = player.currentTime().seconds
+    progressLabel.text = String(format: "%.0f s", seconds)
+  }
+}
