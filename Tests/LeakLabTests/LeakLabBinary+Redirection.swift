@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 extension LeakLabBinary {
   /// Where one of `leaklab`'s outputs goes in ``run(_:stdout:stderr:)``.
@@ -60,19 +59,7 @@ extension LeakLabBinary {
     DispatchQueue.global().asyncAfter(
       deadline: .now() + .milliseconds(Int(timeout.components.seconds * 1000)), execute: watchdog)
     defer { watchdog.cancel() }
-    // Both pipes are read at once: a program that fills one while the test
-    // waits on the other would otherwise never finish.
-    let errorText = Mutex(Data())
-    let reader = DispatchGroup()
-    if let handle = error?.fileHandleForReading {
-      DispatchQueue.global().async(group: reader) {
-        let data = handle.readDataToEndOfFile()
-        errorText.withLock { $0 = data }
-      }
-    }
-    let out = output?.fileHandleForReading.readDataToEndOfFile() ?? Data()
-    reader.wait()
-    let err = errorText.withLock { $0 }
+    let (out, err) = readBoth(output, error)
     process.waitUntilExit()
     return (
       process.terminationStatus, process.terminationReason == .uncaughtSignal,

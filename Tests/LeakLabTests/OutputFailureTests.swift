@@ -1,4 +1,5 @@
 import Foundation
+import LeakLabTestSupport
 import Testing
 
 /// A report that was not written is an error: one line on stderr (when it can
@@ -13,7 +14,9 @@ import Testing
 
   static let commands: [[String]] = [
     ["list"], ["check"], ["check", "--json"], ["explain", "closure-capture"],
-    ["explain", "closure-capture", "--format", "json"], ["run", script], ["lint", sources], ["--help"],
+    ["explain", "closure-capture", "--format", "json"],
+    ["explain", "closure-capture", "--format", "dot"], ["explain", "closure-capture", "--format", "mermaid"],
+    ["run", script], ["lint", sources], ["--help"],
     ["--version"],
   ]
 
@@ -37,6 +40,17 @@ import Testing
     #expect(!run.signalled)
     #expect(run.status == 74)
     #expect(run.error.hasSuffix("leaklab: cannot write the output: Broken pipe\n"))
+  }
+
+  /// The oracle runs valgrind first (a few seconds), then cannot write its table.
+  @Test(
+    .enabled(if: OracleCommandTests.hasValgrind, "needs valgrind"),
+    .disabled(if: Sanitizers.active != nil, "valgrind cannot run a sanitizer's runtime"))
+  func theOraclesReportThatCannotBeWrittenIsAnError() throws {
+    let run = try LeakLabBinary.run(
+      ["oracle", "strong-delegate", "--mode", "weak"], stdout: .file("/dev/full"))
+    #expect(run.status == 74)
+    #expect(run.error.hasSuffix("leaklab: cannot write the output: No space left on device\n"))
   }
 
   @Test func errorsWithAFullOrClosedStderrStillExitWithTheirStatus() throws {
