@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import LeakLab
 import Scenarios
+import StepScripts
 
 /// `leaklab explain ID --mode strong|weak --format text|dot|mermaid|json`:
 /// why each leaked object is alive, as paths and a picture, or as a graph for other tools.
@@ -32,13 +33,12 @@ struct Explain: ParsableCommand {
   @MainActor
   private func runOnMainActor() throws {
     guard let scenario = Catalogue.scenario(id: id) else {
-      FileHandle.standardError.write(
-        Data("leaklab: unknown scenario \"\(id)\" (see leaklab list)\n".utf8))
+      CommandOutput.error("unknown scenario \(DisplayText.quoted(id)) (see leaklab list)")
       throw ExitCode(2)
     }
-    print(
+    CommandOutput.write(
       try ScenarioExplanation(scenario, mode: mode, rootPathSearch: .atDetection).output(
-        format, width: max(20, width)), terminator: "")
+        format, width: max(20, width)))
   }
 
 }
