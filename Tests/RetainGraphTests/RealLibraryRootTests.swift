@@ -156,7 +156,14 @@ import Testing
     #expect(cycle.steps.map(\.label) == ["handle", "_readabilityHandler"])
     let root = try #require(explanation.rootPath, "\(explanation)")
     #expect(root.start.kind == .root)
-    #expect(root.description.contains("closure in FileHandle.readabilityHandler.setter"), "\(root)")
+    // Through the dispatch source's block to the handler this test set (the
+    // setter's wrapping closure is not always named: its symbol lookup can
+    // fail while other tests run), and on to the owner.
+    #expect(
+      root.description.contains(
+        "captures closure in RealLibraryRootTests.aReadabilityHandlerIsACycleAndIsHeldFromDispatchToo()"),
+      "\(root)")
+    #expect(root.description.hasSuffix("captures Owner (strong)"), "\(root)")
     #expect(explanation.description.contains("; also held from root: "))
   }
 
