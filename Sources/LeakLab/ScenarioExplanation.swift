@@ -25,6 +25,8 @@ public struct ScenarioExplanation {
   public let leaks: [LeakedInstance]
   /// RetainGraph's explanation of each leak, in the order they were made.
   public let explanations: [Explanation]
+  /// The app the scenario ran in, for the explain view (``Format/view``).
+  let model: AppModel
 
   /// Opens the scenario in `mode`, runs its script, closes it and waits the grace delay.
   public init(_ scenario: Scenario, mode: ScenarioMode) {
@@ -35,6 +37,7 @@ public struct ScenarioExplanation {
     summaryLabel = driver.model.state.report.summaryLabel
     leaks = driver.model.state.report.leaks
     explanations = driver.model.explanations
+    model = driver.model
   }
 
   /// Opens `scenario` in `mode` on the driver's app, runs its script, closes

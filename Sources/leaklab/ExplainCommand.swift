@@ -18,12 +18,16 @@ struct Explain: ParsableCommand {
   @Option(
     help: """
       text: the retain paths and the graph drawn in the terminal; dot: Graphviz (pipe to `dot -Tsvg`); \
-      mermaid: a Mermaid flowchart; json: the leaks and the graph.
+      mermaid: a Mermaid flowchart; json: the leaks and the graph; view: the app's explain view \
+      (`e`) in a terminal of --width × --height.
       """)
   var format: ScenarioExplanation.Format = .text
 
   @Option(help: "The width the text drawing fits, in columns.")
   var width = 80
+
+  @Option(help: "The height of the terminal the explain view (--format view) is drawn in, in rows.")
+  var height = 24
 
   func run() throws {
     try MainActor.assumeIsolated { try runOnMainActor() }
@@ -36,7 +40,9 @@ struct Explain: ParsableCommand {
         Data("leaklab: unknown scenario \"\(id)\" (see leaklab list)\n".utf8))
       throw ExitCode(2)
     }
-    print(try ScenarioExplanation(scenario, mode: mode).output(format, width: max(20, width)), terminator: "")
+    print(
+      try ScenarioExplanation(scenario, mode: mode).output(
+        format, width: max(20, width), height: max(10, height)), terminator: "")
   }
 
 }

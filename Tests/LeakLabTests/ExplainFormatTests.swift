@@ -119,6 +119,8 @@ import Testing
         "action: closure in PhotoScreen.loadPhoto()",
         "$__lazy_storage_$_describe: closure in CartScreen.describe.getter",
         "captures[2]",
+        "_fire: closure in ScoreboardScreen.startRefreshing()",
+        "-",  // dispatch-source-timer: no cycle, a path from libdispatch's root
       ])
   }
 }

@@ -41,6 +41,25 @@ import Testing
       "lazy-closure-property", "CartScreen#1", "closure in CartScreen.describe.getter → captures CartScreen#1"
     ),
     ("task-loop", "TickerScreen#1", "task._task"),
+    (
+      "foundation-timer", "ScoreboardScreen#1",
+      "timer: Timer#1 → _fire: closure in ScoreboardScreen.startRefreshing() → captures ScoreboardScreen#1"
+    ),
+  ]
+  /// Scenarios whose leak is held by library code from a true root (found by
+  /// scanning memory, no root registered for it): the root's global, and the
+  /// end of the path: the culprit that captures the screen (the timer's
+  /// block; the source's handler, a C block whose context is the screen).
+  nonisolated static let libraryRoots: [(id: String, leak: String, root: String, end: String)] = [
+    (
+      "foundation-timer", "ScoreboardScreen#1",
+      "also held from root: global __CFRunLoops in libFoundation.so → ",
+      "ScoreboardScreen#1 (strong)"
+    ),
+    (
+      "dispatch-source-timer", "UploadProgressScreen#1", "held from root: global _dispatch_timers_heap",
+      "Block (malloc block, 56 B) → (conservative) word 5: UploadProgressScreen#1 (strong)"
+    ),
   ]
 
   @Test(arguments: culprits.map(\.id))
@@ -52,6 +71,17 @@ import Testing
     let path = try #require(leak.retainPath)
     #expect(path.contains(culprit.edge), "\(path)")
     #expect(path.hasPrefix("retain cycle: \(culprit.leak)"), "\(path)")
+  }
+
+  @Test(arguments: libraryRoots.map(\.id))
+  func aLeakHeldByFoundationOrDispatchIsExplainedFromTheirOwnGlobal(id: String) throws {
+    let expected = try #require(Self.libraryRoots.first { $0.id == id })
+    let explanation = ScenarioExplanation(try #require(Catalogue.scenario(id: id)), mode: .strong)
+    let leak = try #require(explanation.leaks.first { $0.name == expected.leak })
+    let path = try #require(leak.retainPath)
+    let root = try #require(path.range(of: expected.root), "\(path)")
+    #expect(path[root.upperBound...].contains("(conservative)"), "C memory on the way: \(path)")
+    #expect(path.hasSuffix(expected.end), "\(path)")
   }
 
   @Test func aLeakHeldByAnotherLeakIsExplainedFromIt() throws {
@@ -68,5 +98,42 @@ import Testing
     let explanation = ScenarioExplanation(try #require(Catalogue.scenario(id: id)), mode: .weak)
     #expect(explanation.leaks.isEmpty)
     #expect(explanation.lines.last == "  nothing outlived the screen: no cycle, no root path")
+  }
+}
+
+/// `leaklab explain` as a user runs it, in a process of its own: the leaky
+/// form's path starts at Foundation's or libdispatch's own global, with no
+/// root registered for it, and ends at the block that captures the screen.
+@Suite struct LibraryRootExplainCommandTests {
+  static let paths: [(id: String, root: String, end: String)] = [
+    (
+      "foundation-timer", "; also held from root: global __CFRunLoops in libFoundation.so → (conservative) ",
+      "→ (conservative) word 18: Timer#1 → _fire: closure in ScoreboardScreen.startRefreshing()"
+        + " → captures ScoreboardScreen#1 (strong)"
+    ),
+    (
+      "dispatch-source-timer",
+      "held from root: global _dispatch_timers_heap + 8 in libdispatch.so → (conservative) ",
+      "→ (conservative) word 5: Block (malloc block, 56 B) → (conservative) word 5: UploadProgressScreen#1 (strong)"
+    ),
+  ]
+
+  @Test(arguments: paths.map(\.id))
+  func theLeakyFormIsExplainedFromTheLibrarysGlobal(id: String) throws {
+    let expected = try #require(Self.paths.first { $0.id == id })
+    let run = try LeakLabBinary.run(["explain", id, "--mode", "strong"])
+    #expect(run.status == 0 && run.error.isEmpty, "\(run.error)")
+    let path = try #require(run.output.split(separator: "\n").dropFirst(2).first, "\(run.output)")
+    #expect(path.contains(expected.root), "\(path)")
+    #expect(path.hasSuffix(expected.end), "\(path)")
+  }
+
+  @Test(arguments: paths.map(\.id))
+  func theFixedFormHasNothingToExplain(id: String) throws {
+    let run = try LeakLabBinary.run(["explain", id, "--mode", "weak"])
+    #expect(run.status == 0)
+    #expect(
+      run.output
+        == "\(id) (weak): No issues detected\n  nothing outlived the screen: no cycle, no root path\n")
   }
 }
