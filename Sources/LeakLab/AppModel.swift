@@ -52,9 +52,10 @@ public final class AppModel {
 
   private let configuration: LeakDetector.Configuration
   private let explainsRetainPaths: Bool
+  private let searchesMemoryInBackground: Bool
   private let inbox = EventInbox()
   private let explanationLog = ExplanationLog()
-  private var explainedCount = 0
+  private var explainedVersion = -1
   private var subscription: LeakSubscription?
   private var lastFingerprint: Fingerprint?
 
@@ -66,11 +67,15 @@ public final class AppModel {
   ///   - keyMap: the key bindings.
   ///   - configuration: the detector's grace delay and checks.
   ///   - explainsRetainPaths: whether detected leaks get their retain path (RetainGraph).
+  ///   - searchesMemoryInBackground: whether the search of the process's
+  ///     memory for a leak's path from a true root runs off the main thread,
+  ///     its answer replacing the quick one when ready (the live app); off,
+  ///     each leak gets its whole answer when detected (tests, `leaklab explain`).
   ///   - reportDirectory: where `r` writes run reports; the current directory by default.
   public init(
     catalogue: [Scenario] = Catalogue.all, scheduler: any Scheduler = LiveScheduler(),
     keyMap: KeyMap = .standard, configuration: LeakDetector.Configuration = .init(),
-    explainsRetainPaths: Bool = true,
+    explainsRetainPaths: Bool = true, searchesMemoryInBackground: Bool = false,
     reportDirectory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
   ) {
     scenarios = catalogue
@@ -78,10 +83,11 @@ public final class AppModel {
     self.scheduler = scheduler
     self.configuration = configuration
     self.explainsRetainPaths = explainsRetainPaths
+    self.searchesMemoryInBackground = searchesMemoryInBackground
     state = AppState(catalogue: catalogue.map { CatalogueEntry($0) }, keyMap: keyMap)
     (harness, subscription) = Self.makeHarness(
       scheduler: scheduler, configuration: configuration, explainsRetainPaths: explainsRetainPaths,
-      inbox: inbox, explanations: explanationLog)
+      inBackground: searchesMemoryInBackground, inbox: inbox, explanations: explanationLog)
     refresh()
   }
 
@@ -165,7 +171,7 @@ public final class AppModel {
       explanationLog.removeAll()
       (harness, subscription) = Self.makeHarness(
         scheduler: scheduler, configuration: configuration, explainsRetainPaths: explainsRetainPaths,
-        inbox: inbox, explanations: explanationLog)
+        inBackground: searchesMemoryInBackground, inbox: inbox, explanations: explanationLog)
       runCount += 1
       harness.open(scenario, mode: mode)
     case .goBack:
@@ -197,11 +203,13 @@ public final class AppModel {
   /// retain paths, keeping each explanation in `explanations`.
   private static func makeHarness(
     scheduler: any Scheduler, configuration: LeakDetector.Configuration, explainsRetainPaths: Bool,
-    inbox: EventInbox, explanations: ExplanationLog
+    inBackground: Bool, inbox: EventInbox, explanations: ExplanationLog
   ) -> (ScenarioHarness, LeakSubscription) {
     let harness = ScenarioHarness(scheduler: scheduler, configuration: configuration)
     let detector = harness.detector
-    if explainsRetainPaths { harness.explainRetainPaths(observe: explanations.append) }
+    if explainsRetainPaths {
+      harness.explainRetainPaths(searchesMemoryInBackground: inBackground, observe: explanations.append)
+    }
     let subscription = detector.subscribe { event in inbox.post(event) }
     return (harness, subscription)
   }
@@ -211,9 +219,9 @@ public final class AppModel {
     state.now = scheduler.now
     state.phone = harness.window.snapshot()
     state.report = harness.detector.report
-    if explanationLog.count != explainedCount {
+    if explanationLog.version != explainedVersion {
       state.retainGraphs = Self.graphs(of: explanationLog.all)
-      explainedCount = explanationLog.count
+      explainedVersion = explanationLog.version
     }
     let events = inbox.drain()
     state.appendToLog(LogEntry.entries(for: events))

@@ -18,7 +18,10 @@ struct BlockIndex {
   private let high: UInt
   static let bucketShift: UInt = 9
 
-  init(starts startTable: ScratchBuffer<UInt>, sizes sizeTable: ScratchBuffer<UInt>, regions heapRanges: [Range<UInt>]) {
+  init(
+    starts startTable: ScratchBuffer<UInt>, sizes sizeTable: ScratchBuffer<UInt>,
+    regions heapRanges: [Range<UInt>]
+  ) {
     self.starts = startTable
     self.sizes = sizeTable
     startTable.reserve(1)
@@ -60,7 +63,8 @@ struct BlockIndex {
     buckets.reserve(1)
     raw = MVBlockIndex(
       low: low, high: high, regions: UnsafePointer(regions.base), regionCount: regions.count / 5,
-      buckets: UnsafePointer(buckets.base), starts: UnsafePointer(startTable.base), sizes: UnsafePointer(sizeTable.base),
+      buckets: UnsafePointer(buckets.base), starts: UnsafePointer(startTable.base),
+      sizes: UnsafePointer(sizeTable.base),
       shift: UInt32(Self.bucketShift))
   }
 

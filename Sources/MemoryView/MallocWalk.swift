@@ -109,7 +109,8 @@ struct MallocWalk {
     }
     // The heaps as walked, for the block index and the roots.
     heapRanges = heaps.map { heap in
-      let start = heap.origin == .otherArena ? heap.firstChunk & ~(MallocLayout.heapMaximum - 1) : heap.firstChunk
+      let start =
+        heap.origin == .otherArena ? heap.firstChunk & ~(MallocLayout.heapMaximum - 1) : heap.firstChunk
       return start..<max(heap.end, heap.walkedEnd + MallocLayout.headerSize)
     }
     for table in [chunks, chunkSizes, keyWords, firstWords] { table.grow(by: chunkCount - table.count) }

@@ -14,7 +14,7 @@ extension ProcessSnapshot {
   ///
   /// No index is built and nothing is kept but the hits, so this is the
   /// cheapest answer to "who points at this block?" when it is asked once;
-  /// ``ReferenceGraph`` answers it for every block after one scan.
+  /// ``PointerGraph`` answers it for every block after one scan.
   ///
   /// ```swift
   /// for referrer in snapshot.referrers(of: block) {

@@ -22,7 +22,7 @@ public struct RootSearchOutcome: Sendable {
   public var isTruncated: Bool
 }
 
-extension ReferenceGraph {
+extension PointerGraph {
   /// Searches backwards from block `target` to a root, for the cheapest path.
   ///
   /// A step costs what `cost(source, target)` says (nil: the pointers in
@@ -109,7 +109,9 @@ extension ReferenceGraph {
       }
       for root in roots(of: block, startsOnly: startsOnly) {
         guard accepts(root.kind) else {
-          if fallback == nil || root.kind.rank < fallback!.root.kind.rank { fallback = path(from: block, root: root) }
+          if fallback == nil || root.kind.rank < fallback!.root.kind.rank {
+            fallback = path(from: block, root: root)
+          }
           continue
         }
         let total = current + root.kind.penalty

@@ -33,7 +33,7 @@ struct WordScanner {
     var index = self.index
     let found = mv_lookUp(&index, value)
     guard found >= 0 else { return nil }
-    return (Int(UInt32(found) & ~ReferenceGraph.interiorBit), UInt32(found) & ReferenceGraph.interiorBit == 0)
+    return (Int(UInt32(found) & ~PointerGraph.interiorBit), UInt32(found) & PointerGraph.interiorBit == 0)
   }
 
   /// Calls `body(wordAddress, targetBlock, pointsAtStart)` for each word of
@@ -53,8 +53,8 @@ struct WordScanner {
       for hit in 0..<hits {
         let target = targets[hit]
         body(
-          address + UInt(positions[hit]) * 8, Int(target & ~ReferenceGraph.interiorBit),
-          target & ReferenceGraph.interiorBit == 0)
+          address + UInt(positions[hit]) * 8, Int(target & ~PointerGraph.interiorBit),
+          target & PointerGraph.interiorBit == 0)
       }
       address += UInt(copied / 8 * 8)
     }
@@ -111,7 +111,7 @@ struct WordScanner {
             _, target, atStart in
             guard target != block else { return }
             edges.append(
-              UInt64(block) << 32 | UInt64(UInt32(target) | (atStart ? 0 : ReferenceGraph.interiorBit)))
+              UInt64(block) << 32 | UInt64(UInt32(target) | (atStart ? 0 : PointerGraph.interiorBit)))
           }
         }
         next += 1

@@ -27,7 +27,7 @@ enum MemoryRootResult {
 /// the engine's session.
 final class MemoryRootSearch {
   let snapshot: ProcessSnapshot
-  let graph: ReferenceGraph
+  let graph: PointerGraph
   let session: ReflectionSession
   /// Per block: its layout's kind when it is a Swift heap object Remote Mirror knows.
   private var kinds: [Int: ObjectKind?] = [:]
@@ -45,7 +45,7 @@ final class MemoryRootSearch {
   /// A search over `graph`; `own` are addresses of the explainer's own
   /// objects (its engine and session), whose C memory (the Remote Mirror
   /// library's caches, copies of objects read) is left out of every path.
-  init(snapshot: ProcessSnapshot, graph: ReferenceGraph, session: ReflectionSession, own: [UInt]) {
+  init(snapshot: ProcessSnapshot, graph: PointerGraph, session: ReflectionSession, own: [UInt]) {
     self.snapshot = snapshot
     self.graph = graph
     self.session = session
@@ -78,12 +78,12 @@ final class MemoryRootSearch {
 
   /// Takes a snapshot of this process with `registered` roots and builds its reference graph.
   static func scan(registered: [(address: UInt, name: String)]) -> Result<
-    (ProcessSnapshot, ReferenceGraph), Failure
+    (ProcessSnapshot, PointerGraph), Failure
   > {
     do {
       let snapshot = try ProcessSnapshot()
       for root in registered { snapshot.registerRoot(block: root.address, name: root.name) }
-      return .success((snapshot, ReferenceGraph(snapshot: snapshot)))
+      return .success((snapshot, PointerGraph(snapshot: snapshot)))
     } catch {
       return .failure(Failure(reason: error.description))
     }
@@ -201,7 +201,9 @@ final class MemoryRootSearch {
     let layout = session.edges(of: block.address, strongOnly: false, into: &edges)
     var targets = Set(edges.filter { $0.strength == .strong || $0.strength == .unmanaged }.map(\.target))
     let opaqueTail =
-      layout.map { $0.kind == .object && Self.isCoreFoundationBridge($0.typeName) && block.size > UInt($0.size) + 16 }
+      layout.map {
+        $0.kind == .object && Self.isCoreFoundationBridge($0.typeName) && block.size > UInt($0.size) + 16
+      }
       ?? true
     // A collection's storage keeps stale words past its count and in its
     // empty buckets: only its elements count, even when their type is opaque.
@@ -275,7 +277,7 @@ extension ReflectionEngine {
   private func memoryRootSearchOnce(
     of address: UInt, registered: [(address: UInt, name: String)], limits: SearchLimits
   ) -> MemoryRootResult {
-    let scanned: (ProcessSnapshot, ReferenceGraph)
+    let scanned: (ProcessSnapshot, PointerGraph)
     switch MemoryRootSearch.scan(registered: registered) {
     case .failure(let failure): return .unavailable(failure.reason)
     case .success(let result): scanned = result

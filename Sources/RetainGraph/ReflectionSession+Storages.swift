@@ -35,25 +35,35 @@ extension ReflectionSession {
       guard !keyOffsets.isEmpty || !valueOffsets.isEmpty else { return storages }
       guard let keys = word(at: address + 48), let values = word(at: address + 56) else { return nil }
       guard
-        forEachOccupiedBucket(address, bitmapOffset: 64, { bucket in
-          for offset in keyOffsets {
-            if let storage = word(at: keys + bucket * UInt(keyStride) + UInt(offset)) { storages.insert(storage) }
-          }
-          for offset in valueOffsets {
-            if let storage = word(at: values + bucket * UInt(valueStride) + UInt(offset)) { storages.insert(storage) }
-          }
-        })
+        forEachOccupiedBucket(
+          address, bitmapOffset: 64,
+          { bucket in
+            for offset in keyOffsets {
+              if let storage = word(at: keys + bucket * UInt(keyStride) + UInt(offset)) {
+                storages.insert(storage)
+              }
+            }
+            for offset in valueOffsets {
+              if let storage = word(at: values + bucket * UInt(valueStride) + UInt(offset)) {
+                storages.insert(storage)
+              }
+            }
+          })
       else { return nil }
     case .setStorage(let element, let stride):
       let offsets = collectionOffsets(element)
       guard !offsets.isEmpty else { return storages }
       guard let elements = word(at: address + 48) else { return nil }
       guard
-        forEachOccupiedBucket(address, bitmapOffset: 56, { bucket in
-          for offset in offsets {
-            if let storage = word(at: elements + bucket * UInt(stride) + UInt(offset)) { storages.insert(storage) }
-          }
-        })
+        forEachOccupiedBucket(
+          address, bitmapOffset: 56,
+          { bucket in
+            for offset in offsets {
+              if let storage = word(at: elements + bucket * UInt(stride) + UInt(offset)) {
+                storages.insert(storage)
+              }
+            }
+          })
       else { return nil }
     case .empty:
       break

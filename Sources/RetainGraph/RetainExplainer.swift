@@ -169,7 +169,17 @@ public final class RetainExplainer: Sendable {
   /// found; with neither, ``Explanation/Verdict/notVisible(retainCount:)``
   /// with the reason.
   public func explain(_ object: AnyObject) -> Explanation {
-    let roots = liveRoots()
+    explain(object, searchingMemory: searchesMemory)
+  }
+
+  /// Explains why `object` is alive, searching the process's memory for a
+  /// path from a true root or not (see ``explain(_:)``): without it, only the
+  /// cycle and registered roots are searched, in well under a millisecond; an
+  /// app asks that first and the fuller answer off its main thread.
+  public func explain(_ object: AnyObject, searchingMemory: Bool) -> Explanation {
+    let searchesMemory = searchingMemory
+    // The object itself may be a registered root (an app registers each leak it explains).
+    let roots = liveRoots().filter { $0.object !== object }
     return withExtendedLifetime((object, roots)) {
       guard let engine else { return mirrorExplanation(of: object, roots: roots) }
       let address = Self.address(of: object)
@@ -177,12 +187,9 @@ public final class RetainExplainer: Sendable {
       // Always with safe reads: the scan meets blocks that are not objects.
       var memory = MemoryRootResult.unavailable("the memory search is off")
       if searchesMemory, let safe = ReflectionEngine.safe {
-        let clock = ContinuousClock()
-        let start = clock.now
         memory = safe.memoryRootSearch(
           of: address, registered: roots.map { (Self.address(of: $0.object), $0.name ?? "registered root") },
           limits: limits)
-        if getenv("MV_TIMING") != nil { print("MVTIME \(clock.now - start)") }
       }
       var metadata = report.metadata
       var word: UInt = 0
@@ -193,9 +200,11 @@ public final class RetainExplainer: Sendable {
       var visited = report.visited
       switch memory {
       case .path(let path, let root, let pathMetadata, let truncated, let count):
-        // Beside a cycle, only a stable root is worth saying: a stack slot
-        // may be a stale copy of a leaked object's address.
-        if report.kind != .cycle || Self.isStable(root) {
+        // Beside a cycle, only a stable root is worth saying (a stack slot
+        // may be a stale copy of a leaked object's address), and not one
+        // that is itself on the cycle (a registered root that leaked with it).
+        let rootOnCycle = report.kind == .cycle && Self.objects(on: report).contains(path.start.address)
+        if report.kind != .cycle || (Self.isStable(root) && !rootOnCycle) {
           rootPath = path
           metadata.merge(pathMetadata) { first, _ in first }
         }
@@ -211,7 +220,8 @@ public final class RetainExplainer: Sendable {
         case .mapping:
           reason = "only a word in memory a runtime mapped for itself points at it (likely a stale copy)"
         case .unboundedStack:
-          reason = "only a word in a running thread's stack points at it (its frames could not be told from dead ones)"
+          reason =
+            "only a word in a running thread's stack points at it (its frames could not be told from dead ones)"
         default:
           reason = "only the caller's own variables hold it (its stack, or the frames of its task)"
         }
@@ -250,6 +260,11 @@ public final class RetainExplainer: Sendable {
         object: subject, verdict: verdict, method: method, isTruncated: isTruncated, visitedCount: visited,
         rootPath: rootPath, notVisibleReason: rootPath == nil ? reason : nil)
     }
+  }
+
+  /// The addresses of the objects a search's path goes through.
+  static func objects(on report: SearchReport) -> Set<UInt> {
+    Set([report.start.address] + report.steps.map(\.target.address))
   }
 
   /// Roots that do not change while a program runs: globals, thread-local

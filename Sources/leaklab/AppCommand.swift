@@ -24,7 +24,8 @@ struct App: ParsableCommand {
 
   func run() throws {
     let failure = MainActor.assumeIsolated { () -> TerminalError? in
-      let app = TerminalAppAdapter(model: AppModel(scheduler: LiveScheduler()))
+      let app = TerminalAppAdapter(
+        model: AppModel(scheduler: LiveScheduler(), searchesMemoryInBackground: true))
       do throws(TerminalError) {
         let options = Terminal.Options(
           minimumSize: minimumAppSize, quitKeys: app.model.state.keyMap.keys(for: .quitKeyPressed),

@@ -20,7 +20,7 @@ import Testing
     holder.target = target
     try withExtendedLifetime((target, holder)) {
       let snapshot = try ProcessSnapshot()
-      let graph = ReferenceGraph(snapshot: snapshot)
+      let graph = PointerGraph(snapshot: snapshot)
       let address = UInt(bitPattern: Unmanaged.passUnretained(target).toOpaque())
       let block = try #require(snapshot.heap.index(containing: address))
       #expect(graph.sideTableCount >= 1)
@@ -29,7 +29,7 @@ import Testing
         snapshot.memory.word(at: snapshot.heap[$0].address) == address
       }
       #expect(backPointers.isEmpty)
-      let unfiltered = ReferenceGraph(snapshot: snapshot, options: [])
+      let unfiltered = PointerGraph(snapshot: snapshot, options: [])
       #expect(
         unfiltered.referringBlocks(of: block).contains {
           snapshot.memory.word(at: snapshot.heap[$0].address) == address
@@ -46,7 +46,7 @@ import Testing
     let holder: [Payload] = [.first(Target()), .second(Target())]
     try withExtendedLifetime(holder) {
       let snapshot = try ProcessSnapshot()
-      let graph = ReferenceGraph(snapshot: snapshot)
+      let graph = PointerGraph(snapshot: snapshot)
       let storage = holder.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress!) }
       let storageBlock = try #require(snapshot.heap.index(containing: storage))
       // The second case keeps its tag in the top bits of the pointer.

@@ -106,7 +106,9 @@ import Testing
     let explanation = explainer.explain(held)
     finish.signal()
     #expect(explanation.rootPath == nil, "\(explanation)")
-    #expect(explanation.notVisibleReason?.hasPrefix("only a word in the stack of thread ") == true, "\(explanation)")
+    #expect(
+      explanation.notVisibleReason?.hasPrefix("only a word in the stack of thread ") == true, "\(explanation)"
+    )
   }
 
   @Test func aCObjectThatStartsWithATypeWordHoldsASwiftObjectConservatively() throws {

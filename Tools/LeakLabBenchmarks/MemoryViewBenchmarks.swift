@@ -54,15 +54,15 @@ func runMemoryViewBenchmarks() {
     _ = snapshot.referrers(of: block)
   }
   _ = timed("reference graph, one scan indexed both ways", repetitions: 5) {
-    _ = ReferenceGraph(snapshot: snapshot)
+    _ = PointerGraph(snapshot: snapshot)
   }
-  let graph = ReferenceGraph(snapshot: snapshot)
+  let graph = PointerGraph(snapshot: snapshot)
   _ = timed("path to a root on the graph", repetitions: 7) {
     precondition(graph.pathToRoot(from: block).path?.blocks.count ?? 0 >= depth, "no path found")
   }
   let whole = timed("path to a root, whole (walk + graph + search) (goal ≤ 200 ms)", repetitions: 5) {
     guard let fresh = try? ProcessSnapshot(), let block = fresh.heap.index(containing: target) else { return }
-    _ = ReferenceGraph(snapshot: fresh).pathToRoot(from: block)
+    _ = PointerGraph(snapshot: fresh).pathToRoot(from: block)
   }
 
   // The same question answered forwards from a registered root, Mirror style.

@@ -16,13 +16,13 @@ import CMemoryView
 ///
 /// ```swift
 /// let snapshot = try ProcessSnapshot()
-/// let graph = ReferenceGraph(snapshot: snapshot)
+/// let graph = PointerGraph(snapshot: snapshot)
 /// if let block = snapshot.heap.index(containing: address),
 ///   let path = graph.pathToRoot(from: block) {
 ///   print(path.root.kind, path.blocks.count)
 /// }
 /// ```
-public final class ReferenceGraph: @unchecked Sendable {
+public final class PointerGraph: @unchecked Sendable {
   // @unchecked: built in `init`, then only read.
   public let snapshot: ProcessSnapshot
   /// For each block, where its referrers start in `sources` (count + 1 entries).
@@ -267,11 +267,16 @@ public final class ReferenceGraph: @unchecked Sendable {
     var high = rootTargetCount
     while low < high {
       let middle = (low + high) / 2
-      if Int(rootTargetPointer[middle] & ~Self.interiorBit) < index { low = middle + 1 } else { high = middle }
+      if Int(rootTargetPointer[middle] & ~Self.interiorBit) < index {
+        low = middle + 1
+      } else {
+        high = middle
+      }
     }
     while low < rootTargetCount, Int(rootTargetPointer[low] & ~Self.interiorBit) == index {
       if !startsOnly || rootTargetPointer[low] & Self.interiorBit == 0 {
-        result.append(RootReference(kind: rootKinds[Int(rootIndexPointer[low])], wordAddress: rootAddressPointer[low]))
+        result.append(
+          RootReference(kind: rootKinds[Int(rootIndexPointer[low])], wordAddress: rootAddressPointer[low]))
       }
       low += 1
     }

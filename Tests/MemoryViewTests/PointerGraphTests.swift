@@ -13,7 +13,7 @@ import Testing
 /// root; a stopped process (a forked child) gives paths that can be checked
 /// word by word.
 extension CStructureTests {
-  @Suite struct ReferenceGraphTests {
+  @Suite struct PointerGraphTests {
     private func unmask(_ masked: UInt) -> UInt { masked ^ UInt(MVT_MASK) }
 
     private func describe(_ root: RootReference, in snapshot: ProcessSnapshot) -> String {
@@ -22,7 +22,7 @@ extension CStructureTests {
 
     /// Checks that the whole list is in the graph: each node is referred to by
     /// the one before it, and the head by the global `mvt_listHead`.
-    private func expectWholeList(in graph: ReferenceGraph, head: UInt, nodes: Int) throws {
+    private func expectWholeList(in graph: PointerGraph, head: UInt, nodes: Int) throws {
       let snapshot = graph.snapshot
       var node = head
       var previous: Int? = nil
@@ -30,7 +30,8 @@ extension CStructureTests {
       while node != 0, count < nodes + 1 {
         let block = try #require(
           snapshot.heap.index(containing: node),
-          "\(snapshot.heap.report) \(snapshot.heap.heapRanges.map { hex($0.lowerBound) + "-" + hex($0.upperBound) }) region \(snapshot.map.region(containing: node)?.description ?? "none")")
+          "\(snapshot.heap.report) \(snapshot.heap.heapRanges.map { hex($0.lowerBound) + "-" + hex($0.upperBound) }) region \(snapshot.map.region(containing: node)?.description ?? "none")"
+        )
         if let previous {
           #expect(graph.referringBlocks(of: block).contains(previous))
         } else {
@@ -67,7 +68,7 @@ extension CStructureTests {
       let last = mvt_makeList(20, 2720)
       defer { mvt_freeList() }
       let snapshot = try ProcessSnapshot()
-      let graph = ReferenceGraph(snapshot: snapshot)
+      let graph = PointerGraph(snapshot: snapshot)
       try expectWholeList(in: graph, head: mvt_listHeadAddress(), nodes: 20)
       let tail = try #require(snapshot.heap.index(containing: unmask(last)))
       let path = try #require(graph.pathToRoot(from: tail).path)
@@ -82,7 +83,7 @@ extension CStructureTests {
       defer { mvt_killChild(child) }
       let snapshot = try ProcessSnapshot(pid: child)
       #expect(!snapshot.threads.threads.contains { $0.isCallingThread })
-      let graph = ReferenceGraph(snapshot: snapshot)
+      let graph = PointerGraph(snapshot: snapshot)
       let global = snapshot.images.images.lazy.compactMap { $0.address(ofSymbol: "mvt_listHead") }.first
       let globalAddress = try #require(global)
       let head = try #require(snapshot.memory.word(at: globalAddress))
@@ -100,7 +101,7 @@ extension CStructureTests {
       let held = mvt_startStackHolder(80, &thread)
       defer { mvt_stopStackHolder() }
       let snapshot = try ProcessSnapshot()
-      let graph = ReferenceGraph(snapshot: snapshot)
+      let graph = PointerGraph(snapshot: snapshot)
       let block = try #require(snapshot.heap.index(containing: unmask(held)))
       let path = try #require(graph.pathToRoot(from: block).path)
       guard case .stack(let holder, _) = path.root.kind else {
@@ -117,7 +118,7 @@ extension CStructureTests {
       _ = mvt_makeMappedChain(65 << 20)
       defer { mvt_freeMappedChain() }
       let snapshot = try ProcessSnapshot()
-      let graph = ReferenceGraph(snapshot: snapshot)
+      let graph = PointerGraph(snapshot: snapshot)
       let heap = snapshot.heap
       let first = try #require(heap.index(containing: mvt_mappedChainAddress()))
       #expect(
@@ -139,7 +140,7 @@ extension CStructureTests {
       let masked = mvt_makeInteriorPointer(2928, 136)
       defer { mvt_freeInteriorPointer() }
       let snapshot = try ProcessSnapshot()
-      let graph = ReferenceGraph(snapshot: snapshot)
+      let graph = PointerGraph(snapshot: snapshot)
       let block = try #require(snapshot.heap.index(containing: unmask(masked)))
       #expect(
         graph.roots(of: block).map { describe($0, in: snapshot) }.contains {
@@ -157,7 +158,7 @@ extension CStructureTests {
       let last = mvt_makeList(5, 2768)
       defer { mvt_freeList() }
       let snapshot = try ProcessSnapshot()
-      let graph = ReferenceGraph(snapshot: snapshot)
+      let graph = PointerGraph(snapshot: snapshot)
       let tail = try #require(snapshot.heap.index(containing: unmask(last)))
       #expect(graph.reachableFromRoots().contains(tail))
       #expect(!graph.referringBlocks(of: tail).isEmpty)
@@ -173,7 +174,7 @@ extension CStructureTests {
       defer { mvt_stopChurn() }
       for _ in 0..<3 {
         let snapshot = try ProcessSnapshot()
-        try expectWholeList(in: ReferenceGraph(snapshot: snapshot), head: mvt_listHeadAddress(), nodes: 30)
+        try expectWholeList(in: PointerGraph(snapshot: snapshot), head: mvt_listHeadAddress(), nodes: 30)
       }
     }
   }
