@@ -13,28 +13,16 @@ extension ScenarioExplanation {
     case mermaid
     /// The run, its leaks and its graph as JSON.
     case json
-    /// The app's explain view (`e`) on the run's first leak, as the app draws it.
-    case view
   }
 
-  /// The output of `leaklab explain` in `format`, drawings fitted to `width`
-  /// columns (the explain view: drawn in a terminal of `width` × `height`).
-  ///
-  /// The explain view is printed from a process of its own by `leaklab explain
-  /// --format view`: a root path through C memory depends on what else the
-  /// process holds (another run's armed dispatch timers change libdispatch's
-  /// timer heap), so a fresh process draws the same picture every time.
+  /// The output of `leaklab explain` in `format`, drawings fitted to `width` columns.
   ///
   /// ```swift
   /// let explanation = ScenarioExplanation(Catalogue.alertActionCapture, mode: .strong)
   /// print(try explanation.output(.dot))  // digraph "alert_action_capture" { … }
-  /// print(try explanation.output(.view, width: 120, height: 40))  // ┌─ Why is it alive? ──…
   /// ```
-  public func output(_ format: Format, width: Int = 80, height: Int = 24) throws -> String {
+  public func output(_ format: Format, width: Int = 80) throws -> String {
     switch format {
-    case .view:
-      if model.state.explainedLeakIndex == nil { model.send(.explainKeyPressed) }
-      return model.frame(for: Size(width: width, height: height)).lines.joined(separator: "\n") + "\n"
     case .text:
       var text = lines
       if !graph.isEmpty {

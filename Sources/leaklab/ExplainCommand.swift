@@ -2,8 +2,9 @@ import ArgumentParser
 import Foundation
 import LeakLab
 import Scenarios
+import TextGrid
 
-/// `leaklab explain ID --mode strong|weak --format text|dot|mermaid|json`:
+/// `leaklab explain ID --mode strong|weak --format text|dot|mermaid|json [--view]`:
 /// why each leaked object is alive, as paths and a picture, or as a graph for other tools.
 struct Explain: ParsableCommand {
   static let configuration = CommandConfiguration(
@@ -18,15 +19,17 @@ struct Explain: ParsableCommand {
   @Option(
     help: """
       text: the retain paths and the graph drawn in the terminal; dot: Graphviz (pipe to `dot -Tsvg`); \
-      mermaid: a Mermaid flowchart; json: the leaks and the graph; view: the app's explain view \
-      (`e`) in a terminal of --width × --height.
+      mermaid: a Mermaid flowchart; json: the leaks and the graph.
       """)
   var format: ScenarioExplanation.Format = .text
 
   @Option(help: "The width the text drawing fits, in columns.")
   var width = 80
 
-  @Option(help: "The height of the terminal the explain view (--format view) is drawn in, in rows.")
+  @Flag(help: "Print the app's explain view (`e`) instead, as drawn in a terminal of --width × --height.")
+  var view = false
+
+  @Option(help: "The height of the terminal the explain view (--view) is drawn in, in rows.")
   var height = 24
 
   func run() throws {
@@ -40,9 +43,12 @@ struct Explain: ParsableCommand {
         Data("leaklab: unknown scenario \"\(id)\" (see leaklab list)\n".utf8))
       throw ExitCode(2)
     }
-    print(
-      try ScenarioExplanation(scenario, mode: mode).output(
-        format, width: max(20, width), height: max(10, height)), terminator: "")
+    if view {
+      let size = Size(width: max(20, width), height: max(10, height))
+      print(ScenarioExplanation.view(of: scenario, mode: mode, size: size), terminator: "")
+      return
+    }
+    print(try ScenarioExplanation(scenario, mode: mode).output(format, width: max(20, width)), terminator: "")
   }
 
 }

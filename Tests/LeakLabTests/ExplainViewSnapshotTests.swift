@@ -16,7 +16,7 @@ import TextGrid
   /// Scenarios whose root path runs through C memory this test process
   /// shares with other tests (libdispatch's timer heap holds every armed
   /// timer source, and other tests leave theirs armed): drawn by `leaklab
-  /// explain --format view` in a process of its own, the same every time.
+  /// explain --view` in a process of its own, the same every time.
   nonisolated static let drawnInTheirOwnProcess: Set<String> = ["dispatch-source-timer"]
 
   /// The app after a strong run of `id`, with the explain view open on its first leak.
@@ -46,7 +46,7 @@ import TextGrid
     let name = "\(type)#1"
     for size in Self.sizes {
       let run = try LeakLabBinary.run([
-        "explain", id, "--format", "view", "--width", "\(size.width)", "--height", "\(size.height)",
+        "explain", id, "--view", "--width", "\(size.width)", "--height", "\(size.height)",
       ])
       #expect(run.status == 0 && run.error.isEmpty, "\(run.error)")
       expectSnapshot(ofText: run.output, named: "explain-\(id)-\(size.width)x\(size.height)")
