@@ -166,17 +166,19 @@ let package = Package(
     // Shared by several test targets: snapshots, built executables, LeakTesting fixtures.
     .target(
       name: "LeakLabTestSupport",
-      dependencies: ["TextGrid", "LeakDetector", "LeakClock", "ScreenKit"],
+      dependencies: ["TextGrid", "LeakDetector", "LeakClock", "ScreenKit", "MemoryView"],
       path: "Tests/TestSupport"
     ),
     .testTarget(name: "LeakClockTests", dependencies: ["LeakClock"]),
     .testTarget(
       name: "LeakDetectorTests", dependencies: ["LeakDetector", "LeakClock", "LeakLabTestSupport"]),
     .testTarget(
-      name: "RetainGraphTests", dependencies: ["RetainGraph", "MemoryView", "CMemoryViewTestSupport"]),
+      name: "RetainGraphTests",
+      dependencies: ["RetainGraph", "MemoryView", "CMemoryViewTestSupport", "LeakLabTestSupport"]),
     // Hand-built C structures for the MemoryView tests (lists, trees, blocks on other threads).
     .target(name: "CMemoryViewTestSupport", path: "Tests/CMemoryViewTestSupport"),
-    .testTarget(name: "MemoryViewTests", dependencies: ["MemoryView", "CMemoryViewTestSupport"]),
+    .testTarget(
+      name: "MemoryViewTests", dependencies: ["MemoryView", "CMemoryViewTestSupport", "LeakLabTestSupport"]),
     .testTarget(
       name: "ProcessLeaksTests", dependencies: ["ProcessLeaks", "LeakLab", "Scenarios", "LeakLabTestSupport"]),
     .testTarget(

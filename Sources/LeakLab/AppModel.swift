@@ -52,7 +52,7 @@ public final class AppModel {
 
   private let configuration: LeakDetector.Configuration
   private let explainsRetainPaths: Bool
-  private let searchesMemoryInBackground: Bool
+  private let rootPathSearch: RootPathSearch
   private let inbox = EventInbox()
   private let explanationLog = ExplanationLog()
   private var explainedVersion = -1
@@ -67,15 +67,13 @@ public final class AppModel {
   ///   - keyMap: the key bindings.
   ///   - configuration: the detector's grace delay and checks.
   ///   - explainsRetainPaths: whether detected leaks get their retain path (RetainGraph).
-  ///   - searchesMemoryInBackground: whether the search of the process's
-  ///     memory for a leak's path from a true root runs off the main thread,
-  ///     its answer replacing the quick one when ready (the live app); off,
-  ///     each leak gets its whole answer when detected (tests, `leaklab explain`).
+  ///   - rootPathSearch: whether and when explanations search the process's
+  ///     memory for a path from a true root (see ``RootPathSearch``); off by default.
   ///   - reportDirectory: where `r` writes run reports; the current directory by default.
   public init(
     catalogue: [Scenario] = Catalogue.all, scheduler: any Scheduler = LiveScheduler(),
     keyMap: KeyMap = .standard, configuration: LeakDetector.Configuration = .init(),
-    explainsRetainPaths: Bool = true, searchesMemoryInBackground: Bool = false,
+    explainsRetainPaths: Bool = true, rootPathSearch: RootPathSearch = .off,
     reportDirectory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
   ) {
     scenarios = catalogue
@@ -83,11 +81,11 @@ public final class AppModel {
     self.scheduler = scheduler
     self.configuration = configuration
     self.explainsRetainPaths = explainsRetainPaths
-    self.searchesMemoryInBackground = searchesMemoryInBackground
+    self.rootPathSearch = rootPathSearch
     state = AppState(catalogue: catalogue.map { CatalogueEntry($0) }, keyMap: keyMap)
     (harness, subscription) = Self.makeHarness(
       scheduler: scheduler, configuration: configuration, explainsRetainPaths: explainsRetainPaths,
-      inBackground: searchesMemoryInBackground, inbox: inbox, explanations: explanationLog)
+      rootPathSearch: rootPathSearch, inbox: inbox, explanations: explanationLog)
     refresh()
   }
 
@@ -171,7 +169,7 @@ public final class AppModel {
       explanationLog.removeAll()
       (harness, subscription) = Self.makeHarness(
         scheduler: scheduler, configuration: configuration, explainsRetainPaths: explainsRetainPaths,
-        inBackground: searchesMemoryInBackground, inbox: inbox, explanations: explanationLog)
+        rootPathSearch: rootPathSearch, inbox: inbox, explanations: explanationLog)
       runCount += 1
       harness.open(scenario, mode: mode)
     case .goBack:
@@ -203,12 +201,12 @@ public final class AppModel {
   /// retain paths, keeping each explanation in `explanations`.
   private static func makeHarness(
     scheduler: any Scheduler, configuration: LeakDetector.Configuration, explainsRetainPaths: Bool,
-    inBackground: Bool, inbox: EventInbox, explanations: ExplanationLog
+    rootPathSearch: RootPathSearch, inbox: EventInbox, explanations: ExplanationLog
   ) -> (ScenarioHarness, LeakSubscription) {
     let harness = ScenarioHarness(scheduler: scheduler, configuration: configuration)
     let detector = harness.detector
     if explainsRetainPaths {
-      harness.explainRetainPaths(searchesMemoryInBackground: inBackground, observe: explanations.append)
+      harness.explainRetainPaths(rootPathSearch: rootPathSearch, observe: explanations.append)
     }
     let subscription = detector.subscribe { event in inbox.post(event) }
     return (harness, subscription)

@@ -19,11 +19,12 @@ public final class HeadlessStepDriver: @MainActor StepDriver {
   /// The clock `wait` advances.
   public let scheduler: ManualScheduler
 
-  /// Creates a driver over a fresh app model on its own manual clock.
-  public init(catalogue: [Scenario] = Catalogue.all) {
+  /// Creates a driver over a fresh app model on its own manual clock;
+  /// `rootPathSearch` as in ``AppModel`` (off: the scripts read labels).
+  public init(catalogue: [Scenario] = Catalogue.all, rootPathSearch: RootPathSearch = .off) {
     let scheduler = ManualScheduler()
     self.scheduler = scheduler
-    model = AppModel(catalogue: catalogue, scheduler: scheduler)
+    model = AppModel(catalogue: catalogue, scheduler: scheduler, rootPathSearch: rootPathSearch)
     model.resize(to: Self.screenSize)
   }
 

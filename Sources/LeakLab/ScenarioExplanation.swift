@@ -27,11 +27,14 @@ public struct ScenarioExplanation {
   /// RetainGraph's explanation of each leak, in the order they were made.
   public let explanations: [Explanation]
 
-  /// Opens the scenario in `mode`, runs its script, closes it and waits the grace delay.
-  public init(_ scenario: Scenario, mode: ScenarioMode) {
+  /// Opens the scenario in `mode`, runs its script, closes it and waits the
+  /// grace delay. `rootPathSearch` as in ``AppModel``: `leaklab explain`
+  /// searches memory for paths from true roots; tests leave it off (their
+  /// process's roots are the test harness's).
+  public init(_ scenario: Scenario, mode: ScenarioMode, rootPathSearch: RootPathSearch = .off) {
     self.scenario = scenario
     self.mode = mode
-    let driver = HeadlessStepDriver()
+    let driver = HeadlessStepDriver(rootPathSearch: rootPathSearch)
     Self.drive(scenario, mode: mode, on: driver)
     summaryLabel = driver.model.state.report.summaryLabel
     leaks = driver.model.state.report.leaks
@@ -40,7 +43,7 @@ public struct ScenarioExplanation {
 
   /// The app's explain view (`e`) on the first leak of a run of `scenario`
   /// in `mode`, as the app draws it in a terminal of `size`, one line per row
-  /// (`leaklab explain --format view`).
+  /// (`leaklab explain --view`, with `rootPathSearch` at detection).
   ///
   /// Print it from a process of its own: a root path through C memory depends
   /// on what else the process holds (another run's armed dispatch timers
@@ -50,8 +53,10 @@ public struct ScenarioExplanation {
   /// ```swift
   /// print(ScenarioExplanation.view(of: Catalogue.dispatchSourceTimer, mode: .strong, size: Size(width: 80, height: 24)))
   /// ```
-  public static func view(of scenario: Scenario, mode: ScenarioMode, size: Size) -> String {
-    let driver = HeadlessStepDriver()
+  public static func view(
+    of scenario: Scenario, mode: ScenarioMode, size: Size, rootPathSearch: RootPathSearch = .off
+  ) -> String {
+    let driver = HeadlessStepDriver(rootPathSearch: rootPathSearch)
     drive(scenario, mode: mode, on: driver)
     driver.model.send(.explainKeyPressed)
     return driver.model.frame(for: size).lines.joined(separator: "\n") + "\n"

@@ -12,31 +12,37 @@ extension ScenarioHarness {
   /// object explained becomes a root for the ones after it; roots are held
   /// weakly. `observe` sees every explanation as it is made.
   ///
-  /// With `searchesMemoryInBackground` (the live app), the detector gets the
-  /// quick answer (the cycle, the registered roots) at once, and the search
-  /// of the process's memory for a path from a true root runs on a
-  /// low-priority thread: when its answer differs, it replaces the leak's
-  /// retain path in the detector's report (on the scheduler) and `observe`
-  /// sees it again. Otherwise (tests, `leaklab explain`) the whole answer is
-  /// made at once, on the detecting thread.
+  /// `rootPathSearch` says whether the process's memory is searched for a
+  /// path from a true root: `.atDetection` (the default) makes the whole
+  /// answer at once, on the detecting thread; `.inBackground` (the live app)
+  /// gives the detector the quick answer (the cycle, the registered roots)
+  /// at once and runs the memory search on a low-priority thread: when its
+  /// answer differs, it replaces the leak's retain path in the detector's
+  /// report (on the scheduler) and `observe` sees it again.
   public func explainRetainPaths(
-    searchesMemoryInBackground: Bool = false, observe: (@Sendable (Explanation) -> Void)? = nil
+    rootPathSearch: RootPathSearch = .atDetection, observe: (@Sendable (Explanation) -> Void)? = nil
   ) {
     let detector = self.detector
     let scheduler = self.scheduler
     let explainer = RetainExplainer(naming: { [weak detector] object in detector?.name(of: object) })
-    explainer.registerRoot(environment.notificationCenter, name: "NotificationCenter")
-    explainer.registerRoot(scheduler, name: "main queue")
+    // The memory search's own explainer: a leak becomes one of its roots only
+    // once it has been explained (in order, on the background thread).
+    let background = RetainExplainer(naming: { [weak detector] object in detector?.name(of: object) })
+    for each in [explainer, background] {
+      each.registerRoot(environment.notificationCenter, name: "NotificationCenter")
+      each.registerRoot(scheduler, name: "main queue")
+    }
     detector.explainer = { [weak detector] object in
-      let explanation = explainer.explain(object, searchingMemory: !searchesMemoryInBackground)
+      let explanation = explainer.explain(object, searchingMemory: rootPathSearch == .atDetection)
       observe?(explanation)
       explainer.registerRoot(object)
-      if searchesMemoryInBackground {
+      if rootPathSearch == .inBackground {
         let weakObject = WeakBox(object)
         let quick = explanation.description
         BackgroundWork.shared.enqueue { [weak detector] in
           guard let object = weakObject.object else { return }
-          let full = explainer.explain(object)
+          let full = background.explain(object)
+          background.registerRoot(object)
           guard full.description != quick else { return }
           let result = WeakBox(object)
           scheduler.schedule(after: .zero) {

@@ -39,6 +39,13 @@ extension MemoryReading {
     return bytes
   }
 
+  /// The 32-bit value at `address`, or nil when it cannot be read.
+  public func uint32(at address: UInt) -> UInt32? {
+    var value: UInt32 = 0
+    let copied = withUnsafeMutableBytes(of: &value) { read(address, into: $0) }
+    return copied == 4 ? value : nil
+  }
+
   /// The NUL-terminated string at `address`, at most `maximumLength` bytes.
   public func string(at address: UInt, maximumLength: Int = 4096) -> String? {
     var bytes = self.bytes(at: address, count: maximumLength)

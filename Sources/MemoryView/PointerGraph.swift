@@ -73,8 +73,16 @@ public final class PointerGraph: @unchecked Sendable {
     /// dead frames, whose stale words are not scanned.
     public static let swiftTaskSlabs = Options(rawValue: 2)
 
+    /// A block is scanned only as far as it holds data, as `leaklab leaks`'
+    /// mark does (``InstanceExtents``): a Swift class instance up to its
+    /// instance size (except tail-allocating and Foundation classes), a key
+    /// path to its buffer's end, a native string's storage not at all
+    /// without breadcrumbs, a C string to its NUL, a counted array without
+    /// its trailing word. Past that lies malloc's slack, with stale words.
+    public static let instanceExtents = Options(rawValue: 4)
+
     /// The default: everything above.
-    public static let `default`: Options = [.swiftSideTables, .swiftTaskSlabs]
+    public static let `default`: Options = [.swiftSideTables, .swiftTaskSlabs, .instanceExtents]
   }
 
   /// Bytes before a task slab's first frame (measured on Swift 6.3: a slab
@@ -125,9 +133,23 @@ public final class PointerGraph: @unchecked Sendable {
     // (side table address, object block) for objects whose counts point at a side table.
     var sideTableCandidates: [(table: UInt, object: Int)] = []
     slabMetadata = options.contains(.swiftTaskSlabs) ? snapshot.taskSlabMetadata : nil
-    scanner.scanBlocks(into: edges) { position, head in
+    let extents =
+      options.contains(.instanceExtents)
+      ? InstanceExtents(memory: snapshot.memory, images: snapshot.images, heapRanges: heap.heapRanges) : nil
+    scanner.scanBlocks(into: edges) { position, head, bytes in
       guard !heap.isInternal(position) else { return nil }
-      let words = Int(heap.sizePointer[position]) / 8
+      var words = Int(heap.sizePointer[position]) / 8
+      if let extents, let bytes {
+        let count = words * 8
+        if let data = InstanceExtents.cStringExtent(bytes, count: count)
+          ?? InstanceExtents.countedArrayExtent(bytes, count: count)
+        {
+          words = min(words, data / 8)
+        }
+        if words >= 2, let limit = extents.scanLimit(metadata: head.0, bytes: bytes, count: count) {
+          words = min(words, (limit + 7) / 8)
+        }
+      }
       if options.contains(.swiftSideTables), head.1 >> 62 == 3 {
         sideTableCandidates.append(((head.1 & 0x3FFF_FFFF_FFFF_FFFF) << 3, position))
       }

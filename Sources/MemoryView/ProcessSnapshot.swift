@@ -45,6 +45,7 @@ public final class ProcessSnapshot: @unchecked Sendable {
     pid: pid_t = getpid(), registers: [ThreadRegisters] = [], callerStackPointer: UInt? = nil
   ) throws(Failure) {
     let marker = callerStackPointer ?? mv_currentStackPointer()
+    if pid == getpid(), let reason = Self.ownHeapUnsupportedReason { throw Failure(description: reason) }
     self.pid = pid
     memory = ProcessMemory(pid: pid)
     do {

@@ -65,11 +65,14 @@ struct WordScanner {
 
   /// Appends to `edges` a `source << 32 | target` entry (target with its
   /// interior bit) for each word of every live block that points into
-  /// another block, block by block in address order. `extent(block, head)`
-  /// gives the words of the block to scan (nil: none), from its first three
-  /// words (where a Swift object keeps its metadata and reference counts, a
-  /// task slab its bump offset).
-  func scanBlocks(into edges: ScratchBuffer<UInt64>, extent: (Int, BlockHead) -> Range<Int>?) {
+  /// another block, block by block in address order. `extent(block, head,
+  /// bytes)` gives the words of the block to scan (nil: none), from its first
+  /// three words (where a Swift object keeps its metadata and reference
+  /// counts, a task slab its bump offset) and its bytes as read (nil for a
+  /// block larger than a window).
+  func scanBlocks(
+    into edges: ScratchBuffer<UInt64>, extent: (Int, BlockHead, UnsafeRawPointer?) -> Range<Int>?
+  ) {
     var index = self.index
     var position = 0
     let count = heap.count
@@ -90,7 +93,7 @@ struct WordScanner {
         let offset = Int(starts[next] - start)
         let block = (bytes + offset).assumingMemoryBound(to: UInt.self)
         let head = (words > 0 ? block[0] : 0, words > 1 ? block[1] : 0, words > 2 ? block[2] : 0)
-        if let range = extent(next, head)?.clamped(to: 0..<words), !range.isEmpty {
+        if let range = extent(next, head, UnsafeRawPointer(block))?.clamped(to: 0..<words), !range.isEmpty {
           edges.reserve(edges.count + range.count)
           let written = mv_scanBlockWords(
             &index, block + range.lowerBound, range.count, UInt32(next), edges.base.map { $0 + edges.count })
@@ -106,7 +109,7 @@ struct WordScanner {
           reader.memory.word(at: address) ?? 0, reader.memory.word(at: address + 8) ?? 0,
           reader.memory.word(at: address + 16) ?? 0
         )
-        if let range = extent(block, head)?.clamped(to: 0..<Int(sizes[block]) / 8), !range.isEmpty {
+        if let range = extent(block, head, nil)?.clamped(to: 0..<Int(sizes[block]) / 8), !range.isEmpty {
           scan(address + UInt(range.lowerBound * 8)..<address + UInt(range.upperBound * 8)) {
             _, target, atStart in
             guard target != block else { return }

@@ -46,6 +46,9 @@ public final class RetainExplainer: Sendable {
   public let limits: SearchLimits
   /// Whether explanations search the process's memory for a path from a true root.
   public let searchesMemory: Bool
+  /// Whether that search also runs when a cycle already explains the object
+  /// (to say "also held from root"), or only when nothing else does.
+  public let searchesMemoryBesideCycles: Bool
   private let naming: (@Sendable (AnyObject) -> String?)?
   private let engine: ReflectionEngine?
   private let roots = Mutex<[Root]>([])
@@ -78,12 +81,18 @@ public final class RetainExplainer: Sendable {
   ///     for a path from a true root (a snapshot of the heap per explanation:
   ///     tens of milliseconds for a heap of tens of MB); off, only cycles and
   ///     registered roots are searched.
+  ///   - searchesMemoryBesideCycles: off, the memory search runs only for an
+  ///     object no cycle or registered root explains (LeakTesting: a failure
+  ///     names the cycle to break, and a large test process's heap takes
+  ///     seconds to snapshot in a debug build).
   public init(
     method preference: InspectionPreference = .automatic, limits: SearchLimits = .default,
-    naming: (@Sendable (AnyObject) -> String?)? = nil, searchesMemory: Bool = true
+    naming: (@Sendable (AnyObject) -> String?)? = nil, searchesMemory: Bool = true,
+    searchesMemoryBesideCycles: Bool = true
   ) {
     self.limits = limits
     self.searchesMemory = searchesMemory
+    self.searchesMemoryBesideCycles = searchesMemoryBesideCycles
     self.naming = naming
     switch preference {
     case .automatic, .only(.remoteMirror):
@@ -178,15 +187,15 @@ public final class RetainExplainer: Sendable {
   /// app asks that first and the fuller answer off its main thread.
   public func explain(_ object: AnyObject, searchingMemory: Bool) -> Explanation {
     let searchesMemory = searchingMemory
-    // The object itself may be a registered root (an app registers each leak it explains).
-    let roots = liveRoots().filter { $0.object !== object }
+    let roots = liveRoots()
     return withExtendedLifetime((object, roots)) {
       guard let engine else { return mirrorExplanation(of: object, roots: roots) }
       let address = Self.address(of: object)
       let report = engine.search(address, roots: roots.map { Self.address(of: $0.object) }, limits: limits)
       // Always with safe reads: the scan meets blocks that are not objects.
       var memory = MemoryRootResult.unavailable("the memory search is off")
-      if searchesMemory, let safe = ReflectionEngine.safe {
+      if searchesMemory, searchesMemoryBesideCycles || report.kind == .none, let safe = ReflectionEngine.safe
+      {
         memory = safe.memoryRootSearch(
           of: address, registered: roots.map { (Self.address(of: $0.object), $0.name ?? "registered root") },
           limits: limits)

@@ -25,7 +25,7 @@ struct App: ParsableCommand {
   func run() throws {
     let failure = MainActor.assumeIsolated { () -> TerminalError? in
       let app = TerminalAppAdapter(
-        model: AppModel(scheduler: LiveScheduler(), searchesMemoryInBackground: true))
+        model: AppModel(scheduler: LiveScheduler(), rootPathSearch: .inBackground))
       do throws(TerminalError) {
         let options = Terminal.Options(
           minimumSize: minimumAppSize, quitKeys: app.model.state.keyMap.keys(for: .quitKeyPressed),

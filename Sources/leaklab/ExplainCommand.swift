@@ -45,10 +45,14 @@ struct Explain: ParsableCommand {
     }
     if view {
       let size = Size(width: max(20, width), height: max(10, height))
-      print(ScenarioExplanation.view(of: scenario, mode: mode, size: size), terminator: "")
+      print(
+        ScenarioExplanation.view(of: scenario, mode: mode, size: size, rootPathSearch: .atDetection),
+        terminator: "")
       return
     }
-    print(try ScenarioExplanation(scenario, mode: mode).output(format, width: max(20, width)), terminator: "")
+    print(
+      try ScenarioExplanation(scenario, mode: mode, rootPathSearch: .atDetection).output(
+        format, width: max(20, width)), terminator: "")
   }
 
 }

@@ -87,4 +87,20 @@ import Testing
     #expect(harness.detector.report.openLeaks.first?.retainPath == "retain cycle: Screen → self (strong)")
     withExtendedLifetime(screen) {}
   }
+
+  @Test func aLaterAnswerReplacesTheReportedPathButNotTheDeliveredMessage() {
+    let harness = Harness()
+    harness.detector.explainer = { _ in "quick" }
+    let screen = Screen()
+    let other = Screen()
+    harness.detector.expectDeallocation(of: screen)
+    #expect(!harness.detector.updateRetainPath(of: screen, to: "too early"))  // not reported yet
+    harness.advance(1)
+    #expect(harness.detector.updateRetainPath(of: screen, to: "held from root: global"))
+    #expect(!harness.detector.updateRetainPath(of: other, to: "not a leak"))
+    #expect(harness.detector.report.openLeaks.map(\.retainPath) == ["held from root: global"])
+    let message = harness.log.all.last(where: { $0.kind == .detected })?.message
+    #expect(message?.hasSuffix("retained by: quick") == true)
+    withExtendedLifetime((screen, other)) {}
+  }
 }

@@ -11,6 +11,11 @@ import Testing
 @MainActor
 @Suite struct ExplainFormatTests {
   nonisolated static let ids = Catalogue.all.map(\.id)
+  /// Scenarios that only a path from a true root explains, which in-process
+  /// runs do not search for: their exports are checked from `leaklab explain`
+  /// (`LibraryRootExplainCommandTests`).
+  nonisolated static let heldOnlyFromARoot: Set<String> = ["dispatch-source-timer"]
+  nonisolated static let explainedInProcess = ids.filter { !heldOnlyFromARoot.contains($0) }
 
   /// One run per scenario and form, shared by the tests below: a run searches
   /// the process's memory for root paths on the main actor, which other
@@ -32,7 +37,9 @@ import Testing
 
   // MARK: DOT
 
-  @Test("The DOT of every leaky scenario renders in Graphviz with every leak and the culprit", arguments: ids)
+  @Test(
+    "The DOT of every leaky scenario renders in Graphviz with every leak and the culprit",
+    arguments: explainedInProcess)
   func dot(id: String) throws {
     let explanation = try explanation(id)
     let dot = try explanation.output(.dot)
@@ -57,7 +64,8 @@ import Testing
   // MARK: Mermaid
 
   @Test(
-    "The Mermaid of every leaky scenario has every leak, each edge once, the culprit thick", arguments: ids)
+    "The Mermaid of every leaky scenario has every leak, each edge once, the culprit thick",
+    arguments: explainedInProcess)
   func mermaid(id: String) throws {
     let explanation = try explanation(id)
     let lines = try explanation.output(.mermaid).split(separator: "\n").map(String.init)
@@ -95,7 +103,9 @@ import Testing
 
   // MARK: Text
 
-  @Test("The text of every leaky scenario is its paths, then the drawing within 80 columns", arguments: ids)
+  @Test(
+    "The text of every leaky scenario is its paths, then the drawing within 80 columns",
+    arguments: explainedInProcess)
   func text(id: String) throws {
     let explanation = try explanation(id)
     let text = try explanation.output(.text)

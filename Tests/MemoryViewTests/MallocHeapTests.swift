@@ -1,12 +1,13 @@
 import CMemoryViewTestSupport
 import Glibc
+import LeakLabTestSupport
 import Testing
 
 @testable import MemoryView
 
 /// The heap walk against blocks whose addresses and fates the test knows.
 extension CStructureTests {
-  @Suite struct MallocHeapTests {
+  @Suite(.memoryViewSupported) struct MallocHeapTests {
     private func walk(usesLibcSymbols: Bool = true) throws -> MallocHeap {
       let memory = ProcessMemory.current
       let map = try MemoryMap(pid: getpid())

@@ -1,5 +1,6 @@
 import CMemoryViewTestSupport
 import Glibc
+import LeakLabTestSupport
 import Testing
 
 @testable import MemoryView
@@ -13,7 +14,7 @@ import Testing
 /// root; a stopped process (a forked child) gives paths that can be checked
 /// word by word.
 extension CStructureTests {
-  @Suite struct PointerGraphTests {
+  @Suite(.memoryViewSupported) struct PointerGraphTests {
     private func unmask(_ masked: UInt) -> UInt { masked ^ UInt(MVT_MASK) }
 
     private func describe(_ root: RootReference, in snapshot: ProcessSnapshot) -> String {

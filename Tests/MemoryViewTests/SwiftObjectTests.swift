@@ -1,11 +1,12 @@
 import Glibc
+import LeakLabTestSupport
 import Testing
 
 @testable import MemoryView
 
 /// What the scan assumes of Swift objects: weak references go through a side
 /// table that must not count as holding the object.
-@Suite struct SwiftObjectTests {
+@Suite(.memoryViewSupported) struct SwiftObjectTests {
   final class Target {
     var payload = [1, 2, 3]
   }

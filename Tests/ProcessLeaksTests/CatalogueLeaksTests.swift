@@ -7,7 +7,7 @@ import Testing
 /// cycle the in-process explainer finds is found at exit with its culprit
 /// reference; what the app's world still holds (a notification center, the
 /// main queue's pending work) is not a leak at exit; the weak forms leak nothing.
-@Suite struct CatalogueLeaksTests {
+@Suite(.memoryViewSupported) struct CatalogueLeaksTests {
   /// Scenarios whose strong form leaves a retain cycle nothing reachable
   /// holds, with the culprit: the reference its weak form makes weak
   /// (`label → Type`; a closure capturing only `self` has the object itself

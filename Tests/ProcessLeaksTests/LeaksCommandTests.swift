@@ -1,9 +1,10 @@
 import Foundation
+import LeakLabTestSupport
 import Testing
 
 /// `leaklab leaks` as a user runs it: the report, `--pid`, options, exit
 /// statuses and one-line errors.
-@Suite struct LeaksCommandTests {
+@Suite(.memoryViewSupported) struct LeaksCommandTests {
   /// The report with addresses replaced by `0x…`.
   static func withoutAddresses(_ text: String) -> String {
     text.replacing(/0x[0-9a-f]+/, with: "0x…").replacing(/\(pid \d+\)/, with: "(pid …)")

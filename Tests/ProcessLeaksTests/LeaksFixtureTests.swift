@@ -1,8 +1,9 @@
+import LeakLabTestSupport
 import Testing
 
 /// `leaklab leaks` on programs LeakLab did not build into itself: each
 /// fixture leaks through a library in its leaky form and not in its fixed form.
-@Suite struct LeaksFixtureTests {
+@Suite(.memoryViewSupported) struct LeaksFixtureTests {
   /// A fixture, what it leaks, and the reference its fix changes.
   struct Case: Sendable, CustomTestStringConvertible {
     var fixture: String

@@ -1,6 +1,7 @@
 import CMemoryViewTestSupport
 import Dispatch
 import Foundation
+import LeakLabTestSupport
 import Synchronization
 import Testing
 
@@ -8,7 +9,7 @@ import Testing
 
 /// Paths from true roots, found by scanning this process's memory backwards
 /// from the object: no roots registered.
-@Suite(.serialized) struct MemoryRootPathTests {
+@Suite(.serialized, .memoryViewSupported) struct MemoryRootPathTests {
   final class Holder: @unchecked Sendable {
     var held: Held?
     weak var weaklyHeld: Held?

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import FoundationNetworking
+import LeakLabTestSupport
 import Testing
 
 @testable import RetainGraph
@@ -9,7 +10,7 @@ import Testing
 /// leaky and a fixed form, explained with no roots registered: the leaky
 /// form's path names the real culprit from a true root, the fixed form's
 /// object is gone.
-@Suite(.serialized) struct RealLibraryRootTests {
+@Suite(.serialized, .memoryViewSupported) struct RealLibraryRootTests {
   final class Owner: NSObject, URLSessionDelegate, @unchecked Sendable {
     var timer: Timer?
     var source: (any DispatchSourceTimer)?

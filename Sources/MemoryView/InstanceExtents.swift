@@ -1,5 +1,3 @@
-import MemoryView
-
 /// How many bytes of a Swift class instance's malloc block are the instance.
 ///
 /// malloc hands out a little more than was asked (up to 23 bytes here), and
@@ -20,8 +18,15 @@ import MemoryView
 ///
 /// Only metadata inside a loaded image or outside the malloc heap is looked
 /// at (a block's first word elsewhere is not class metadata worth the reads);
-/// answers are cached per metadata address.
-final class InstanceExtents {
+/// answers are cached per metadata address. Used by both conservative scans:
+/// `leaklab leaks`' mark (ProcessLeaks) and ``PointerGraph`` (the root paths).
+///
+/// ```swift
+/// let extents = InstanceExtents(memory: snapshot.memory, images: snapshot.images,
+///   heapRanges: snapshot.heap.heapRanges)
+/// let limit = extents.scanLimit(metadata: firstWord, bytes: bytes, count: size)  // nil: all of it
+/// ```
+public final class InstanceExtents {
   let memory: ProcessMemory
   let images: ImageList
   let heapRanges: [Range<UInt>]
@@ -51,7 +56,8 @@ final class InstanceExtents {
     "__EmptyArrayStorage", "_SwiftStringStorage",
   ]
 
-  init(memory: ProcessMemory, images: ImageList, heapRanges: [Range<UInt>]) {
+  /// Extents of the blocks of the process `memory` reads, whose malloc heaps span `heapRanges`.
+  public init(memory: ProcessMemory, images: ImageList, heapRanges: [Range<UInt>]) {
     self.memory = memory
     self.images = images
     self.heapRanges = heapRanges
@@ -59,7 +65,7 @@ final class InstanceExtents {
 
   /// Bytes to scan of a block whose first word is `metadata` (`count` bytes
   /// read into `bytes`), or nil for all of it.
-  func scanLimit(metadata: UInt, bytes: UnsafeRawPointer, count: Int) -> Int? {
+  public func scanLimit(metadata: UInt, bytes: UnsafeRawPointer, count: Int) -> Int? {
     guard metadata >= 0x1_0000, metadata & 7 == 0 else { return nil }
     let extent: Extent
     if metadata == lastMetadata {
@@ -87,7 +93,7 @@ final class InstanceExtents {
   }
 
   /// Bytes of the cache.
-  var byteCount: Int { cache.capacity * 16 }
+  public var byteCount: Int { cache.capacity * 16 }
 
   private func compute(_ metadata: UInt) -> Extent {
     let image = images.image(containing: metadata)
@@ -117,7 +123,7 @@ final class InstanceExtents {
   /// measured, a queue label's slack held a stale pointer to a leaked view.
   /// A struct that begins with an inline name of eight or more characters
   /// and fits the same size would be cut short too (no such case found).
-  static func cStringExtent(_ bytes: UnsafeRawPointer, count: Int) -> Int? {
+  public static func cStringExtent(_ bytes: UnsafeRawPointer, count: Int) -> Int? {
     guard count >= 16 else { return nil }
     var end = 0
     while end < count {
@@ -135,7 +141,7 @@ final class InstanceExtents {
   /// runtime's concurrent hash maps store their elements so, with their
   /// capacity first). The last word is malloc's slack: measured, a metadata
   /// cache's element array kept a leaked object reachable through it.
-  static func countedArrayExtent(_ bytes: UnsafeRawPointer, count: Int) -> Int? {
+  public static func countedArrayExtent(_ bytes: UnsafeRawPointer, count: Int) -> Int? {
     guard count >= 24, count % 16 == 8 else { return nil }
     let elements = Int(bytes.loadUnaligned(as: UInt32.self))
     guard elements >= 1, 8 + elements * 8 == count - 8 else { return nil }
@@ -143,7 +149,7 @@ final class InstanceExtents {
   }
 
   /// The usable size glibc's malloc gives a request of `requested` bytes on x86_64.
-  static func usableSize(requested: Int) -> Int {
+  public static func usableSize(requested: Int) -> Int {
     max(32, (requested + 8 + 15) & ~15) - 8
   }
 

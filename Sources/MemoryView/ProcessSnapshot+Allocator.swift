@@ -1,0 +1,27 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+extension ProcessSnapshot {
+  /// Why this process's own malloc heap cannot be walked, or nil when it can:
+  /// the heap walk reads glibc's malloc, and a sanitizer (AddressSanitizer,
+  /// ThreadSanitizer) or another allocator linked into the program replaces it.
+  ///
+  /// Decided once, from where the `malloc` this process calls comes from.
+  ///
+  /// ```swift
+  /// if let reason = ProcessSnapshot.ownHeapUnsupportedReason { print("no memory view:", reason) }
+  /// ```
+  public static let ownHeapUnsupportedReason: String? = {
+    guard let malloc = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc"),
+      let map = try? MemoryMap(pid: getpid())
+    else { return "this process's malloc cannot be found" }
+    let address = UInt(bitPattern: malloc)
+    guard let region = map.regions.first(where: { $0.range.contains(address) }) else {
+      return "this process's malloc is in no mapped file"
+    }
+    guard !region.path.contains("/libc.so") else { return nil }
+    let name = region.path.split(separator: "/").last.map(String.init) ?? region.path
+    return "this process's malloc is not glibc's (it comes from \(name): a sanitizer or another allocator)"
+  }()
+}
