@@ -6,7 +6,8 @@ SWIFT ?= swift
 BUILD_FLAGS ?=
 LINT_PATHS := Package.swift Sources Tools Tests Scenarios
 
-.PHONY: run install test oracle leaks-oracle lint format bench lint-bench-tree deps build clean docs-images
+.PHONY: run install test test-unit test-terminal test-asan test-tsan test-fuzz build-asan build-tsan fuzz-build \
+	run-asan run-tsan run-fuzz fuzz stress oracle leaks-oracle run-oracles lint format bench lint-bench-tree deps build clean docs-images
 
 ## run: build and start the leaklab terminal app (ARGS="check --json" runs a command;
 ## its output is the only thing on stdout, so it can be piped)
@@ -40,17 +41,110 @@ TEST_BUNDLE = "$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/LeakLabPackageT
 LEAKS = "$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/leaklab" leaks \
 	--suppressions Tests/deliberate-leaks.supp $(OWN_TYPES)
 
-## test: build and run every test (unit, snapshot, end to end) under `leaklab leaks`, then the step scripts
+## test: build and run every test: unit (under `leaklab leaks`, AddressSanitizer,
+## ThreadSanitizer), snapshot, end to end, the step scripts both ways, the fuzzers
+## for a bounded number of inputs, and both oracles (side by side). The three
+## instrumented builds (each in its own build folder) run side by side, filling
+## each other's single-core phases; every test run, several of which wait in
+## real time, runs alone.
 test: deps
+	$(MAKE) test-unit
+	$(MAKE) test-terminal
+	$(MAKE) -j3 build-asan build-tsan fuzz-build
+	$(MAKE) run-asan
+	$(MAKE) run-tsan
+	$(MAKE) run-fuzz
+	$(MAKE) run-oracles
+
+## test-unit: the unit suite under `leaklab leaks` and the headless step scripts (debug build)
+test-unit: deps
 	$(SWIFT) build $(BUILD_FLAGS) --build-tests
 	$(LEAKS) --output .build/leaks-xctest.txt -- $(TEST_BUNDLE) || { cat .build/leaks-xctest.txt; exit 1; }
 	$(LEAKS) --output .build/leaks-swift-testing.txt -- $(TEST_BUNDLE) --testing-library swift-testing \
 		|| { cat .build/leaks-swift-testing.txt; exit 1; }
 	@grep -h "leaked object" .build/leaks-xctest.txt .build/leaks-swift-testing.txt
 	"$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/leaklab" run $(SCRIPTS)
+
+# The catalogue's oracle and `leaklab leaks`' oracle run side by side: both
+# wait on valgrind, neither in real time.
+run-oracles:
+	"$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/leaklab" oracle & oracle=$$!; \
+	"$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/leaklab" leaks-oracle; status=$$?; \
+	wait $$oracle && exit $$status
+
+## test-terminal: every step script through the real app in tmux (real time,
+## TERMINAL_JOBS sessions side by side)
+test-terminal: deps
+	$(SWIFT) build $(BUILD_FLAGS) --product leaklab
 	"$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/leaklab" run --terminal --jobs $(TERMINAL_JOBS) $(SCRIPTS)
-	"$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/leaklab" oracle
-	"$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/leaklab" leaks-oracle
+
+# The sanitizers' options: stop at the first error; LeakSanitizer (part of
+# ASan) ignores only the deliberate leaks listed in Tests/Sanitizers/lsan.supp.
+ASAN_ENV := ASAN_OPTIONS=detect_leaks=1:halt_on_error=1 \
+	LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/Sanitizers/lsan.supp:print_suppressions=0
+TSAN_ENV := TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1
+
+## test-asan: the unit suite under AddressSanitizer and its leak checker (.build-asan)
+test-asan: build-asan
+	$(MAKE) run-asan
+
+## test-tsan: the unit suite under ThreadSanitizer (.build-tsan)
+test-tsan: build-tsan
+	$(MAKE) run-tsan
+
+build-asan: deps
+	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan
+
+run-asan:
+	$(ASAN_ENV) $(SWIFT) test --skip-build --scratch-path .build-asan
+
+build-tsan: deps
+	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
+
+run-tsan:
+	$(TSAN_ENV) $(SWIFT) test --skip-build --scratch-path .build-tsan
+
+# libFuzzer binaries (swiftc -sanitize=fuzzer, with AddressSanitizer) in .build-fuzz.
+FUZZ_BUILD := $(SWIFT) build --scratch-path .build-fuzz --sanitize=address \
+	-Xswiftc -sanitize=fuzzer -Xswiftc -DLEAKLAB_FUZZ
+FUZZ_RUNS ?= 3000
+FUZZ_SECONDS ?= 600
+# The scenarios leak on purpose, so the script fuzzer does not check for leaks.
+FUZZ_SCRIPTS = ASAN_OPTIONS=detect_leaks=0 .build-fuzz/debug/FuzzStepScripts -timeout=30
+FUZZ_EXPLAINER = .build-fuzz/debug/FuzzExplainer -timeout=30
+
+fuzz-build: deps
+	$(FUZZ_BUILD) --product FuzzStepScripts
+	$(FUZZ_BUILD) --product FuzzExplainer
+
+## test-fuzz: both fuzz targets for a bounded number of inputs (FUZZ_RUNS, new
+## inputs in a throwaway corpus; the scripts start from Scenarios/Scripts)
+test-fuzz: fuzz-build
+	$(MAKE) run-fuzz
+
+run-fuzz:
+	@corpus=$$(mktemp -d) && mkdir -p $$corpus/scripts $$corpus/explainer && \
+	$(FUZZ_SCRIPTS) -runs=$(FUZZ_RUNS) -artifact_prefix=$$corpus/ $$corpus/scripts Scenarios/Scripts && \
+	$(FUZZ_EXPLAINER) -runs=$(FUZZ_RUNS) -artifact_prefix=$$corpus/ $$corpus/explainer && \
+	rm -rf $$corpus
+
+## fuzz: both fuzz targets for FUZZ_SECONDS each, keeping what they find in
+## .fuzz/ (inputs that crash are saved there as crash-*; replay one with
+## `swift run FuzzStepScripts .fuzz/crash-…`)
+fuzz: fuzz-build
+	mkdir -p .fuzz/scripts .fuzz/explainer
+	$(FUZZ_SCRIPTS) -max_total_time=$(FUZZ_SECONDS) -artifact_prefix=.fuzz/ .fuzz/scripts Scenarios/Scripts
+	$(FUZZ_EXPLAINER) -max_total_time=$(FUZZ_SECONDS) -artifact_prefix=.fuzz/ .fuzz/explainer
+
+## stress: the 20-second concurrent-mutation stress, RUNS times with and
+## without naming (release build); counts crashes
+STRESS_RUNS ?= 10
+stress: deps
+	$(SWIFT) build -c release --product LeakLabStress
+	@bin="$$($(SWIFT) build -c release --show-bin-path)/LeakLabStress"; crashes=0; \
+	for naming in "" --naming; do for run in $$(seq 1 $(STRESS_RUNS)); do \
+	  "$$bin" --seconds 20 --seed $$run $$naming || crashes=$$((crashes + 1)); \
+	done; done; echo "stress: $$crashes crash(es) in $$((2 * $(STRESS_RUNS))) runs"; [ $$crashes -eq 0 ]
 
 ## oracle: check every scenario's verdict against valgrind memcheck (debug build)
 oracle:
@@ -112,7 +206,7 @@ build: deps
 	$(SWIFT) build $(BUILD_FLAGS)
 
 clean:
-	rm -rf .build
+	rm -rf .build .build-asan .build-tsan .build-fuzz
 
 ## deps: install the system packages the project needs (apt, as root) or say which
 deps:

@@ -151,6 +151,25 @@ let package = Package(
       name: "CombineSink", dependencies: ["OpenCombine"], path: "Tools/LeakFixtures/CombineSink"),
     // `make bench`'s program for `leaklab leaks`: a million live objects, some leaked cycles.
     .executableTarget(name: "LiveObjects", path: "Tools/LeakFixtures/LiveObjects"),
+    // The concurrent-mutation stress: threads rewire a graph while the explainer reads it.
+    .executableTarget(
+      name: "LeakLabStress",
+      dependencies: ["LeakClock", "LeakDetector", "RetainGraph"],
+      path: "Tools/LeakLabStress"
+    ),
+    // Fuzz targets (`make fuzz`): libFuzzer binaries when built with -sanitize=fuzzer
+    // -DLEAKLAB_FUZZ, replayers of saved inputs otherwise.
+    .target(name: "FuzzSupport", path: "Tools/FuzzSupport"),
+    .executableTarget(
+      name: "FuzzStepScripts",
+      dependencies: ["FuzzSupport", "LeakLab", "StepScripts"],
+      path: "Tools/FuzzStepScripts"
+    ),
+    .executableTarget(
+      name: "FuzzExplainer",
+      dependencies: ["FuzzSupport", "RetainGraph"],
+      path: "Tools/FuzzExplainer"
+    ),
     // `make bench`: release-build benchmarks, medians and ratios side by side.
     .executableTarget(
       name: "LeakLabBenchmarks",

@@ -1,6 +1,6 @@
 // LeakLab's small C layer over the Remote Mirror library: context creation
-// with in-process memory readers, image registration, safe reads, malloc
-// block sizes and ELF `.symtab` lookups for closure names.
+// with in-process memory readers, image registration, safe reads and ELF
+// `.symtab` lookups for closure names.
 #define _GNU_SOURCE
 #include "CRemoteMirror.h"
 
@@ -8,7 +8,6 @@
 #include <elf.h>
 #include <fcntl.h>
 #include <link.h>
-#include <malloc.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -323,16 +322,4 @@ RMContextRef rm_createContext(bool safeReads) {
   if (context == NULL) return NULL;
   swift_enumerateAllMetadataSections(rm_addImage, context);
   return context;
-}
-
-// MARK: Heap blocks
-
-size_t rm_mallocUsableSize(uintptr_t address) {
-  uint64_t header;
-  if ((address & 15) != 0 || rm_read(address - sizeof header, &header, sizeof header, true) != sizeof header)
-    return 0;
-  // glibc keeps the chunk size, with three flag bits, in the word before the block.
-  uint64_t chunk = header & ~(uint64_t)7;
-  if (chunk < 32 || chunk > ((uint64_t)1 << 32)) return 0;
-  return malloc_usable_size((void *)address);
 }

@@ -7,6 +7,13 @@ import Synchronization
 /// (ties in the order they were scheduled), setting ``now`` to each deadline
 /// before running it. A ten-second scenario runs in microseconds.
 ///
+/// Polls (``schedulePoll(after:_:)``) cost nothing while nothing happens: a
+/// poll that falls due when no other work has run, and the test has not called
+/// in, since it was scheduled waits, and runs right after the next other work
+/// (at that work's time). Nothing it looks at can have changed before then. An
+/// hour of simulated time with a detector re-checking an open leak is a few
+/// runs of work, not 36,000.
+///
 /// ```swift
 /// @MainActor @Test func firesAfterTheDelay() {
 ///   let scheduler = ManualScheduler()
@@ -31,6 +38,13 @@ public final class ManualScheduler: Scheduler, @unchecked Sendable {
   }
   private var queue: [ScheduledWork] = []
   private var nextSequence: UInt64 = 0
+  /// Counts the moments something may have changed: other work ran, or the
+  /// test called in. A poll runs only if this moved since it was scheduled.
+  private var epoch: UInt64 = 0
+  /// Polls that came due with nothing changed, and the epoch each was scheduled in.
+  private var parked: [(work: ScheduledWork, epoch: UInt64)] = []
+  /// The epoch in which each queued poll was scheduled.
+  private var pollEpochs: [ObjectIdentifier: UInt64] = [:]
 
   /// Creates a scheduler whose clock starts at zero.
   public init() {}
@@ -42,17 +56,38 @@ public final class ManualScheduler: Scheduler, @unchecked Sendable {
     after delay: Duration,
     _ work: @escaping @MainActor @Sendable () -> Void
   ) -> ScheduledWork {
+    enqueue(after: delay, isPoll: false, work)
+  }
+
+  @discardableResult
+  public func schedulePoll(
+    after delay: Duration,
+    _ work: @escaping @MainActor @Sendable () -> Void
+  ) -> ScheduledWork {
+    enqueue(after: delay, isPoll: true, work)
+  }
+
+  private func enqueue(
+    after delay: Duration, isPoll: Bool, _ work: @escaping @MainActor @Sendable () -> Void
+  ) -> ScheduledWork {
     lock.withLock {
       let item = ScheduledWork(
-        deadline: current + max(delay, .zero), sequence: nextSequence, work: work)
+        deadline: current + max(delay, .zero), sequence: nextSequence, isPoll: isPoll, work: work)
       nextSequence += 1
+      if isPoll { pollEpochs[ObjectIdentifier(item)] = epoch }
       queue.insert(item, at: insertionIndex(for: item))
       return item
     }
   }
 
+  /// Pending work in deadline order, waiting polls included.
   public var pendingWork: [ScheduledWork] {
-    lock.withLock { queue.filter(\.isPending) }
+    lock.withLock {
+      let waiting = parked.map(\.work).filter(\.isPending)
+      let queued = queue.filter(\.isPending)
+      guard !waiting.isEmpty else { return queued }
+      return (waiting + queued).sorted { ($0.deadline, $0.sequence) < ($1.deadline, $1.sequence) }
+    }
   }
 
   /// Moves time forward by `duration`, running all work that falls due.
@@ -80,11 +115,14 @@ public final class ManualScheduler: Scheduler, @unchecked Sendable {
   @MainActor
   @discardableResult
   private func run(until target: Duration, stopWhenIdle: Bool = false) -> Int {
+    // The test called in: anything may have changed since the last run.
+    somethingHappened()
     var ran = 0
     while let item = popDue(before: target) {
       if let work = item.take() {
         work()
         ran += 1
+        if !item.isPoll { somethingHappened() }
       }
     }
     lock.withLock {
@@ -93,12 +131,39 @@ public final class ManualScheduler: Scheduler, @unchecked Sendable {
     return ran
   }
 
+  /// The next due work to run; due polls with nothing changed since they
+  /// were scheduled are set aside on the way.
   private func popDue(before target: Duration) -> ScheduledWork? {
     lock.withLock {
-      guard let first = queue.first, first.deadline <= target else { return nil }
-      queue.removeFirst()
-      current = max(current, first.deadline)
-      return first
+      while let first = queue.first, first.deadline <= target {
+        queue.removeFirst()
+        current = max(current, first.deadline)
+        if first.isPoll, let scheduledIn = pollEpochs.removeValue(forKey: ObjectIdentifier(first)),
+          scheduledIn == epoch
+        {
+          parked.append((first, scheduledIn))
+          continue
+        }
+        return first
+      }
+      return nil
+    }
+  }
+
+  /// Starts a new epoch and puts the waiting polls back, due now, after the
+  /// work already due now.
+  private func somethingHappened() {
+    lock.withLock {
+      epoch += 1
+      let waiting = parked
+      parked.removeAll()
+      for (item, scheduledIn) in waiting where item.isPending {
+        item.deadline = max(item.deadline, current)
+        item.sequence = nextSequence
+        nextSequence += 1
+        pollEpochs[ObjectIdentifier(item)] = scheduledIn
+        queue.insert(item, at: insertionIndex(for: item))
+      }
     }
   }
 

@@ -6,19 +6,26 @@ import Foundation
 /// cancelled — exactly as `DispatchQueue.asyncAfter` holds its block — so an
 /// object captured by pending work stays alive until then.
 public final class ScheduledWork: @unchecked Sendable {
-  /// When the work is due, on the scheduler's timeline.
-  public let deadline: Duration
+  /// When the work is due, on the scheduler's timeline (a ``ManualScheduler``
+  /// moves a waiting poll to the moment other work ran).
+  public internal(set) var deadline: Duration
   /// The order in which work was scheduled; breaks ties between equal deadlines.
-  public let sequence: UInt64
+  public internal(set) var sequence: UInt64
+  /// Whether the work only looks for a change (``Scheduler/schedulePoll(after:_:)``).
+  public let isPoll: Bool
 
   // The closure lives in a plain stored property (not behind a `Mutex`) so
   // that reflection-based tools can see what it captures.
   private var work: (@MainActor @Sendable () -> Void)?
   private let lock = NSLock()
 
-  init(deadline: Duration, sequence: UInt64, work: @escaping @MainActor @Sendable () -> Void) {
+  init(
+    deadline: Duration, sequence: UInt64, isPoll: Bool = false,
+    work: @escaping @MainActor @Sendable () -> Void
+  ) {
     self.deadline = deadline
     self.sequence = sequence
+    self.isPoll = isPoll
     self.work = work
   }
 

@@ -32,10 +32,35 @@ public protocol Scheduler: AnyObject, Sendable {
   ///
   /// Retain-path tools read this to explain objects kept alive by pending work.
   var pendingWork: [ScheduledWork] { get }
+
+  /// Runs `work` once `delay` has elapsed, like ``schedule(after:_:)``, for
+  /// work that only *looks* for a change (a poll): on simulated time it may
+  /// run later, once something else has run, because nothing can have changed
+  /// before then.
+  ///
+  /// ``LiveScheduler`` runs it on time. ``ManualScheduler`` runs a due poll
+  /// only if other work ran (or the test called in) since that poll last ran;
+  /// otherwise the poll waits and runs right after the next piece of other
+  /// work. So a detector re-checking an open leak every 100 ms costs nothing
+  /// per simulated second when nothing happens.
+  @discardableResult
+  func schedulePoll(
+    after delay: Duration,
+    _ work: @escaping @MainActor @Sendable () -> Void
+  ) -> ScheduledWork
 }
 
 extension Scheduler {
   public var nowNanoseconds: Int64 { now.wholeNanoseconds }
+
+  /// Runs the poll on time, as ordinary work.
+  @discardableResult
+  public func schedulePoll(
+    after delay: Duration,
+    _ work: @escaping @MainActor @Sendable () -> Void
+  ) -> ScheduledWork {
+    schedule(after: delay, work)
+  }
 
   /// Runs `work` every `interval` until the returned handle is cancelled.
   ///

@@ -21,6 +21,9 @@ extension DetectorState {
     if let scheduled = scheduledSweep, scheduled <= nowNanoseconds || scheduled == deadline {
       scheduledSweep = nil
     }
+    if let scheduled = scheduledPoll, scheduled <= nowNanoseconds || scheduled == deadline {
+      scheduledPoll = nil
+    }
     var batch = SweepBatch()
 
     resolveWatched(now: now, into: &batch)
@@ -82,10 +85,17 @@ extension DetectorState {
     }
   }
 
+  /// When to sweep next: for the earliest open expectation, and to poll open
+  /// leaks and budgets (nil where nothing new needs scheduling).
+  struct NextSweeps {
+    var deadline: Int64?
+    var poll: Int64?
+  }
+
   /// Applies the verdicts, records events, and returns when to sweep next.
   mutating func commit(
     _ verdicts: [LeakDetector.Verdict], now: Duration, batch: inout SweepBatch, poll: Duration
-  ) -> ([LeakEvent], Int64?) {
+  ) -> ([LeakEvent], NextSweeps) {
     var events = batch.events
     for verdict in verdicts {
       switch verdict {
@@ -112,14 +122,18 @@ extension DetectorState {
     events += completedChecks(alive: batch.aliveIDs, excluded: batch.excludedIDs, now: now)
     isSweeping = false
 
-    var next = nextExpectationDeadline
+    var next = NextSweeps()
+    if let deadline = nextExpectationDeadline, scheduledSweep.map({ $0 > deadline }) ?? true {
+      scheduledSweep = deadline
+      next.deadline = deadline
+    }
     if needsResolutionChecks {
       let check = (now + poll).wholeNanoseconds
-      next = min(next ?? check, check)
+      if scheduledPoll.map({ $0 > check }) ?? true {
+        scheduledPoll = check
+        next.poll = check
+      }
     }
-    guard let next else { return (events, nil) }
-    if let scheduled = scheduledSweep, scheduled <= next { return (events, nil) }
-    scheduledSweep = next
     return (events, next)
   }
 

@@ -45,7 +45,10 @@ struct DetectorState {
 
   var buckets: [Bucket] = []
   var nextID: UInt64 = 1
+  /// When the next sweep for an expectation deadline is scheduled.
   var scheduledSweep: Int64?
+  /// When the next poll (re-checking open leaks and budgets) is scheduled.
+  var scheduledPoll: Int64?
   var isSweeping = false
   var withdrawn: Set<UInt64> = []
   var names = InstanceNames()

@@ -35,12 +35,12 @@ extension LeakDetector {
     let next = state.withLock { state -> Int64? in
       state.budgets.decide(issue.name, decision)
       if decision != .ignore { state.history.append(event) }
-      if let scheduled = state.scheduledSweep, scheduled <= check { return nil }
-      state.scheduledSweep = check
+      if let scheduled = state.scheduledPoll, scheduled <= check { return nil }
+      state.scheduledPoll = check
       return check
     }
     if decision != .ignore { deliver([event]) }
-    if let next { scheduleSweep(atNanoseconds: next) }
+    if let next { scheduleSweep(atNanoseconds: next, isPoll: true) }
   }
 
   /// Live instances counted against a budget (type or group name), if tracked.

@@ -50,14 +50,22 @@ extension LeakDetector {
       state.commit(verdicts, now: now, batch: &batch, poll: configuration.resolutionCheckInterval)
     }
     deliver(events)
-    if let next { scheduleSweep(atNanoseconds: next) }
+    if let deadline = next.deadline { scheduleSweep(atNanoseconds: deadline) }
+    if let poll = next.poll { scheduleSweep(atNanoseconds: poll, isPoll: true) }
     // `batch` and `verdicts` hold the strong references taken while checking;
     // they are released here, after the lock, so a deinit never runs inside it.
   }
 
-  func scheduleSweep(atNanoseconds deadline: Int64) {
-    let delay = max(deadline - scheduler.nowNanoseconds, 0)
-    scheduler.schedule(after: .nanoseconds(delay)) { [weak self] in self?.sweep(scheduledFor: deadline) }
+  /// Schedules a sweep: for an expectation deadline, or as a poll, which only
+  /// re-checks open leaks and budgets (a simulated clock may defer it until
+  /// something else has run; see ``Scheduler/schedulePoll(after:_:)``).
+  func scheduleSweep(atNanoseconds deadline: Int64, isPoll: Bool = false) {
+    let delay = Duration.nanoseconds(max(deadline - scheduler.nowNanoseconds, 0))
+    if isPoll {
+      scheduler.schedulePoll(after: delay) { [weak self] in self?.sweep(scheduledFor: deadline) }
+    } else {
+      scheduler.schedule(after: delay) { [weak self] in self?.sweep(scheduledFor: deadline) }
+    }
   }
 
   private func decide(

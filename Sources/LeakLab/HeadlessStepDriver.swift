@@ -41,7 +41,8 @@ public final class HeadlessStepDriver: @MainActor StepDriver {
     case .select(let id):
       guard model.scenarios.contains(where: { $0.id == id }) else {
         throw .invalidInput(
-          "unknown scenario \"\(id)\" (known: \(model.scenarios.map(\.id).joined(separator: ", ")))")
+          "unknown scenario \(DisplayText.quoted(id)) (known: \(model.scenarios.map(\.id).joined(separator: ", ")))"
+        )
       }
       model.send(.scenarioSelected(id: id))
     case .mode(let mode):

@@ -1,5 +1,4 @@
 import CRemoteMirror
-import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -12,7 +11,7 @@ import Synchronization
 /// shortened to what a developer would write. Without a symbol table (a
 /// stripped binary) the name is plain `closure`.
 package enum ClosureNames {
-  private static let cache = Mutex<[UInt: String]>([:])
+  private static let cache = PthreadLocked<[UInt: String]>([:])
 
   /// The display name of the closure whose function is at `function`.
   static func name(of function: UInt) -> String {

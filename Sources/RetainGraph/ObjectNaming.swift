@@ -2,9 +2,13 @@ import CRemoteMirror
 
 /// Gives the class instances on a path the names the caller chose.
 ///
-/// The instances are retained only while the naming function runs, and only
-/// if they are still the objects that were inspected (same metadata, not
-/// deinitialising); afterwards nothing is kept.
+/// The naming function is called only with objects proven to be live
+/// instances of the type that was inspected: each one is retained by
+/// ``rm_retainIfLive`` (which reads its header safely, adds a strong reference
+/// only if the count word still holds the live value just read, and checks the
+/// metadata again while holding it), or is already held by the caller. An
+/// object that died or changed since the search is left unnamed. The
+/// references are dropped once every name is known; nothing is kept.
 enum ObjectNaming {
   /// Names by address for the instances in `metadata` (address → metadata when inspected).
   static func names(
@@ -14,16 +18,19 @@ enum ObjectNaming {
     guard let naming else { return names }
     var held: [(UInt, AnyObject)] = []
     for (address, expected) in metadata where names[address] == nil {
-      var current: UInt = 0
-      guard rm_read(address, &current, 8, true) == 8, current == expected,
-        let pointer = UnsafeMutableRawPointer(bitPattern: address), swift_tryRetain(pointer) != nil
-      else { continue }
-      held.append((address, Unmanaged<AnyObject>.fromOpaque(pointer).takeRetainedValue()))
+      guard let object = retainIfLive(address, metadata: expected) else { continue }
+      held.append((address, object))
     }
     for (address, object) in held {
       if let name = naming(object) { names[address] = name }
     }
     return names
+  }
+
+  /// The object at `address`, retained, if it is still a live instance with `metadata`.
+  static func retainIfLive(_ address: UInt, metadata: UInt) -> AnyObject? {
+    guard let pointer = rm_retainIfLive(address, metadata) else { return nil }
+    return Unmanaged<AnyObject>.fromOpaque(pointer).takeRetainedValue()
   }
 
   /// Applies `names` to an object description.

@@ -1,5 +1,4 @@
 import CRemoteMirror
-import Synchronization
 
 /// A search result read under the engine's lock, before names are given.
 struct SearchReport: Sendable {
@@ -20,7 +19,7 @@ struct SearchReport: Sendable {
 /// 5 ms of lazy work on first use), so every explainer shares one per read
 /// mode and holds the lock for a whole search.
 final class ReflectionEngine: Sendable {
-  let session: Mutex<ReflectionSession>
+  let session: PthreadLocked<ReflectionSession>
 
   /// Safe reads (`process_vm_readv`), or nil when the library cannot be initialised.
   static let safe = ReflectionEngine(safeReads: true)
@@ -31,7 +30,7 @@ final class ReflectionEngine: Sendable {
     guard let context = rm_createContext(safeReads) else { return nil }
     let session = ReflectionSession(context: context, safeReads: safeReads)
     guard session.passesSelfCheck() else { return nil }
-    self.session = Mutex(session)
+    self.session = PthreadLocked(session)
   }
 
   /// The outgoing references of the object at `address`, described but not named.

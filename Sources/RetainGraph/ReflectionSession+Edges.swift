@@ -24,8 +24,9 @@ extension ReflectionSession {
   @discardableResult
   func edges(of address: UInt, strongOnly: Bool, into edges: inout [RawEdge]) -> HeapLayout? {
     guard Self.isPlausibleObject(address) else { return nil }
-    // One read usually covers the header and every field.
-    var copied = read(address, into: window, count: Self.firstReadSize)
+    // With safe reads, one read usually covers the header and every field;
+    // direct reads take the header first and then no more than the object.
+    var copied = read(address, into: window, count: headerReadSize)
     guard copied >= 16 else { return nil }
     let metadata = window.load(as: UInt.self)
     guard Self.isPlausibleObject(metadata) else { return nil }
@@ -48,7 +49,7 @@ extension ReflectionSession {
     }
     if layout?.scansConservatively ?? true {
       let known = Set(edges[firstPrecise...].map(\.target))
-      scanConservatively(address, size: layout?.size ?? 0, skipping: known, into: &edges)
+      scanConservatively(address, size: scanSize(layout), skipping: known, into: &edges)
     }
     return layout
   }
@@ -73,12 +74,11 @@ extension ReflectionSession {
         else { continue }
         var target = value
         if strength == .weak {
+          // The weak reference is followed through safe reads only: loading
+          // it with the runtime would trust memory another thread may free.
           endPrefetch()
-          guard let loaded = swift_weakLoadStrong(UnsafeMutableRawPointer(bitPattern: address)) else {
-            continue
-          }
-          target = UInt(bitPattern: loaded)
-          swift_release(loaded)
+          target = rm_weakTarget(address)
+          guard Self.isPlausibleObject(target) else { continue }
         }
         edges.append(
           RawEdge(
@@ -134,7 +134,7 @@ extension ReflectionSession {
   ) {
     // One read covers the header, the hash bitmap or the first elements; the
     // copy lives on the stack (no heap allocation per collection).
-    withUnsafeTemporaryAllocation(byteCount: Self.firstReadSize, alignment: 16) { buffer in
+    withUnsafeTemporaryAllocation(byteCount: headerReadSize, alignment: 16) { buffer in
       guard let header = buffer.baseAddress else { return }
       appendElements(ofStorage: storage, header: header, prefix: prefix, strongOnly: strongOnly, into: &edges)
     }
@@ -144,8 +144,8 @@ extension ReflectionSession {
     ofStorage storage: UInt, header: UnsafeMutableRawPointer, prefix: String, strongOnly: Bool,
     into edges: inout [RawEdge]
   ) {
-    let copied = read(storage, into: header, count: Self.firstReadSize)
-    guard copied >= 64 else { return }
+    let copied = read(storage, into: header, count: headerReadSize)
+    guard copied >= 16 else { return }
     let headerView = MemoryWindow(base: storage, bytes: UnsafeRawPointer(header), count: copied)
     let metadata = header.load(as: UInt.self)
     guard Self.isPlausibleObject(metadata), let layout = layout(metadata: metadata, instance: storage) else {
@@ -153,10 +153,10 @@ extension ReflectionSession {
     }
     switch layout.shape {
     case .arrayStorage(let element, let stride):
-      guard !element.slots.isEmpty, stride > 0, let count = headerView.word(at: storage + 16),
-        count <= 1 << 24
+      guard !element.slots.isEmpty, stride > 0,
+        let count = headerView.word(at: storage + 16) ?? word(at: storage + 16), count <= 1 << 24
       else { return }
-      let firstElements = min(Int(count), (copied - 32) / stride)
+      let firstElements = min(Int(count), max(0, copied - 32) / stride)
       for offset in 0..<firstElements {
         apply(
           element.slots, base: storage + 32 + UInt(offset * stride), window: headerView,
@@ -180,8 +180,8 @@ extension ReflectionSession {
         index += chunk
       }
     case .dictionaryStorage(let key, let keyStride, let value, let valueStride):
-      let keys = headerView.word(at: storage + 48) ?? 0
-      let values = headerView.word(at: storage + 56) ?? 0
+      let keys = headerView.word(at: storage + 48) ?? word(at: storage + 48) ?? 0
+      let values = headerView.word(at: storage + 56) ?? word(at: storage + 56) ?? 0
       forEachOccupiedBucket(storage, header: headerView, bitmapOffset: 64) { ordinal, bucket in
         if !key.slots.isEmpty {
           apply(
@@ -196,7 +196,7 @@ extension ReflectionSession {
       }
     case .setStorage(let element, let stride):
       guard !element.slots.isEmpty else { return }
-      let elements = headerView.word(at: storage + 48) ?? 0
+      let elements = headerView.word(at: storage + 48) ?? word(at: storage + 48) ?? 0
       forEachOccupiedBucket(storage, header: headerView, bitmapOffset: 56) { ordinal, bucket in
         apply(
           element.slots, base: elements + bucket * UInt(stride), window: .none,
@@ -217,9 +217,9 @@ extension ReflectionSession {
   private func forEachOccupiedBucket(
     _ storage: UInt, header: MemoryWindow, bitmapOffset: UInt, _ body: (Int, UInt) -> Void
   ) {
-    guard let scaleWord = header.word(at: storage + 32), let count = header.word(at: storage + 16) else {
-      return
-    }
+    guard let scaleWord = header.word(at: storage + 32) ?? word(at: storage + 32),
+      let count = header.word(at: storage + 16) ?? word(at: storage + 16)
+    else { return }
     let scale = scaleWord & 0xFF
     guard scale < 32 else { return }
     let bucketCount = 1 << Int(scale)
@@ -240,14 +240,23 @@ extension ReflectionSession {
     }
   }
 
-  /// Finds words in the object's malloc block that hold the address of a heap
-  /// object Remote Mirror recognises; such edges are marked conservative.
+  /// How many bytes of an object to scan conservatively: its size from its
+  /// metadata (a class's instance size, a closure context's size); for a heap
+  /// object whose size no metadata gives (an async task), a fixed window, with
+  /// safe reads only, since reading past its end cannot fault there. The size
+  /// never comes from the allocator: block headers differ between malloc
+  /// implementations, and sanitizers replace malloc.
+  private func scanSize(_ layout: HeapLayout?) -> Int {
+    if let layout, layout.size > 0 { return layout.size }
+    return safeReads ? Self.firstReadSize : 0
+  }
+
+  /// Finds words in the object's first `size` bytes that hold the address of
+  /// a heap object Remote Mirror recognises; such edges are marked conservative.
   private func scanConservatively(
     _ address: UInt, size: Int, skipping known: Set<UInt>, into edges: inout [RawEdge]
   ) {
-    var limit = rm_mallocUsableSize(address)
-    if limit == 0 { limit = size }
-    limit = min(limit, Self.maximumObjectSize)
+    let limit = min(size, Self.maximumObjectSize)
     guard limit > 16 else { return }
     let buffer = UnsafeMutableRawPointer.allocate(byteCount: limit, alignment: 16)
     defer { buffer.deallocate() }

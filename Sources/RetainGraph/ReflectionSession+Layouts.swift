@@ -81,7 +81,7 @@ extension ReflectionSession {
 
   private func classLayout(metadata: UInt) -> HeapLayout? {
     let info = swift_reflection_infoForMetadata(context, metadata)
-    guard info.kind == RMLayoutClassInstance else { return opaqueLayout(metadata: metadata) }
+    guard info.kind == RMLayoutClassInstance else { return opaqueLayout(metadata: metadata, isClass: true) }
     let typeRef = swift_reflection_typeRefForMetadata(context, metadata)
     if let storage = storageLayout(typeRef: typeRef, typeName: typeName(of: metadata)) { return storage }
     var slots: [Slot] = []
@@ -174,11 +174,12 @@ extension ReflectionSession {
 
   /// A class whose layout Remote Mirror cannot compute (a `Mutex` or `Atomic`
   /// field, a module without reflection metadata): opaque.
-  private func opaqueLayout(metadata: UInt) -> HeapLayout? {
+  private func opaqueLayout(metadata: UInt, isClass: Bool) -> HeapLayout? {
     guard swift_reflection_typeRefForMetadata(context, metadata) != 0 else { return nil }
     return HeapLayout(
-      kind: .object, typeName: typeName(of: metadata), size: 0, shape: .fields([]),
-      scansConservatively: true)
+      kind: .object, typeName: typeName(of: metadata),
+      size: isClass ? instanceSize(ofClass: metadata) ?? 0 : 0,
+      shape: .fields([]), scansConservatively: true)
   }
 
   private func instanceLayout(metadata: UInt, instance: UInt) -> HeapLayout? {
@@ -201,7 +202,7 @@ extension ReflectionSession {
         kind: .closureContext, typeName: "closure", size: Int(info.size), shape: .fields(slots),
         scansConservatively: opaque)
     default:
-      return opaqueLayout(metadata: metadata)
+      return opaqueLayout(metadata: metadata, isClass: false)
     }
   }
 

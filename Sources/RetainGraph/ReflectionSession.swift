@@ -14,8 +14,12 @@ final class ReflectionSession {
   /// Bytes of the object being described.
   let window: UnsafeMutableRawPointer
   static let windowSize = 4096
-  /// Bytes read first from an object: its header and, usually, all its fields.
+  /// Bytes read first from an object with safe reads: its header and, usually,
+  /// all its fields (reading past the object's end cannot fault there).
   static let firstReadSize = 512
+  /// Bytes read first from an object: with direct reads only its header, so
+  /// that no read goes past the end of the object.
+  var headerReadSize: Int { safeReads ? Self.firstReadSize : 16 }
   /// Largest object region read at once.
   static let maximumObjectSize = 1 << 16
 

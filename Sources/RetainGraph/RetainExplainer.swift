@@ -1,6 +1,5 @@
 import CRemoteMirror
 import MemoryView
-import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -51,7 +50,7 @@ public final class RetainExplainer: Sendable {
   public let searchesMemoryBesideCycles: Bool
   private let naming: (@Sendable (AnyObject) -> String?)?
   private let engine: ReflectionEngine?
-  private let roots = Mutex<[Root]>([])
+  private let roots = PthreadLocked<[Root]>([])
 
   /// A weakly held root. `@unchecked Sendable`: every stored property is
   /// immutable except the weak reference, which the runtime reads and

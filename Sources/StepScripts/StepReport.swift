@@ -11,25 +11,30 @@
 /// ```
 public enum StepReport {
   /// The lines printed for one script's result.
+  ///
+  /// Text that came from the script or its file name is escaped for display
+  /// (``DisplayText``): a control character in a script never reaches the terminal.
   public static func lines(for result: ScriptResult) -> [String] {
-    let width = min(40, result.records.map(\.step.text.count).max() ?? 0)
-    var lines = [result.script.file]
-    for record in result.records {
+    let texts = result.records.map { DisplayText.escaped($0.step.text) }
+    let width = min(40, texts.map(\.count).max() ?? 0)
+    let file = DisplayText.escaped(result.script.file, limit: 200)
+    var lines = [file]
+    for (record, shownText) in zip(result.records, texts) {
       let number =
         String(repeating: " ", count: max(0, 5 - String(record.step.line).count)) + "\(record.step.line)"
-      let text = record.step.text.padded(to: width)
+      let text = shownText.padded(to: width)
       let isFailure = result.failure?.step == record.step
       let shown: String =
         if case .expect = record.step.command { isFailure ? "✘ \(record.label)" : "✔" } else { record.label }
       lines.append("\(number)  \(text)  \(shown)")
     }
     if let failure = result.failure {
-      lines.append("  FAILED: \(result.script.file):\(failure.step.line): \(failure.step.text)")
+      lines.append("  FAILED: \(file):\(failure.step.line): \(DisplayText.escaped(failure.step.text))")
       if let expected = failure.expected, let actual = failure.actual {
-        lines.append("    expected: \(expected)")
-        lines.append("    actual:   \"\(actual)\"")
+        lines.append("    expected: \(DisplayText.escaped(expected, limit: 200))")
+        lines.append("    actual:   \(DisplayText.quoted(actual, limit: 200))")
       } else {
-        lines.append("    \(failure.message)")
+        lines.append("    \(DisplayText.escaped(failure.message, limit: 200))")
       }
     } else {
       lines.append("  passed")

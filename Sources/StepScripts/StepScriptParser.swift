@@ -7,9 +7,12 @@ public enum StepScriptParser {
   /// ```swift
   /// let script = try StepScriptParser.parse("open\nwait 1s\nexpect clean\n", file: "demo.leaklab")
   /// ```
+  /// Lines end with `\n`, `\r\n` or `\r`. A script with no steps (empty, or
+  /// only comments) is malformed: `file: no steps`.
   public static func parse(_ text: String, file: String) throws(StepScriptError) -> StepScript {
     var steps: [Step] = []
-    for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+    let lines = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }
+    for (index, rawLine) in lines.enumerated() {
       let line = index + 1
       let content = try stripComment(String(rawLine), file: file, line: line)
       guard !content.isEmpty else { continue }
@@ -19,6 +22,7 @@ public enum StepScriptParser {
         throw StepScriptError(file: file, line: line, message: message.text)
       }
     }
+    guard !steps.isEmpty else { throw StepScriptError(file: file, line: 0, message: "no steps") }
     return StepScript(file: file, steps: steps)
   }
 
@@ -56,7 +60,9 @@ public enum StepScriptParser {
     let (word, rest) = content.splitFirstWord
     switch word {
     case "select":
-      guard !rest.isEmpty, !rest.contains(" ") else { throw Message("select needs one scenario id") }
+      guard !rest.isEmpty, !rest.contains(where: \.isWhitespace) else {
+        throw Message("select needs one scenario id")
+      }
       return .select(rest)
     case "mode":
       guard let mode = StepMode(rawValue: rest) else { throw Message("mode must be strong or weak") }
@@ -73,7 +79,7 @@ public enum StepScriptParser {
       return .alwaysClean
     default:
       throw Message(
-        "unknown step \"\(word)\" (steps: select, mode, open, action, alert, close, key, wait, expect, always clean)"
+        "unknown step \(DisplayText.quoted(word)) (steps: select, mode, open, action, alert, close, key, wait, expect, always clean)"
       )
     }
   }
@@ -107,19 +113,23 @@ public enum StepScriptParser {
     if let named = keyNames[text.lowercased()] { return named }
     guard text.count == 1, let character = text.first, !character.isWhitespace else {
       throw Message(
-        "unknown key \"\(text)\" (a single character, or one of: \(keyNames.keys.sorted().joined(separator: ", ")))"
+        "unknown key \(DisplayText.quoted(text)) (a single character, or one of: \(keyNames.keys.sorted().joined(separator: ", ")))"
       )
     }
     return .character(character)
   }
 
-  /// `10s`, `1.5s`, `250ms`.
+  /// `10s`, `1.5s`, `250ms`: decimal digits, at most one point, then the unit
+  /// (no signs, exponents, hexadecimal or `inf`).
   static func duration(_ text: String) throws(Message) -> Duration {
     let (digits, unit): (Substring, Int64) =
       if text.hasSuffix("ms") { (text.dropLast(2), 1) } else if text.hasSuffix("s") {
         (text.dropLast(), 1000)
       } else { ("", 0) }
-    guard unit > 0, let value = Double(digits), value >= 0, value <= 3600 * 1000 / Double(unit) else {
+    let parts = digits.split(separator: ".", omittingEmptySubsequences: false)
+    let isDecimal =
+      (1...2).contains(parts.count) && parts.allSatisfy { !$0.isEmpty && $0.allSatisfy(\.isASCIIDigit) }
+    guard unit > 0, isDecimal, let value = Double(digits), value <= 3600 * 1000 / Double(unit) else {
       throw Message("wait needs a duration such as 1s, 1.5s or 250ms")
     }
     return .milliseconds(Int64((value * Double(unit)).rounded()))
@@ -158,7 +168,7 @@ public enum StepScriptParser {
 public struct StepScriptError: Error, Equatable, CustomStringConvertible {
   /// The script file.
   public var file: String
-  /// The 1-based line.
+  /// The 1-based line, or 0 when the error is about the whole file.
   public var line: Int
   /// What is wrong, in one line.
   public var message: String
@@ -170,8 +180,12 @@ public struct StepScriptError: Error, Equatable, CustomStringConvertible {
     self.message = message
   }
 
-  /// `file:line: message`.
-  public var description: String { "\(file):\(line): \(message)" }
+  /// `file:line: message`, or `file: message` for the whole file (line 0);
+  /// the file name is escaped for display.
+  public var description: String {
+    let shownFile = DisplayText.escaped(file, limit: 200)
+    return line > 0 ? "\(shownFile):\(line): \(message)" : "\(shownFile): \(message)"
+  }
 }
 
 extension String {
@@ -186,4 +200,8 @@ extension String {
     guard let space = firstIndex(where: \.isWhitespace) else { return (self, "") }
     return (String(self[..<space]), String(self[space...]).trimmingSpaces)
   }
+}
+
+extension Character {
+  fileprivate var isASCIIDigit: Bool { isASCII && isNumber }
 }

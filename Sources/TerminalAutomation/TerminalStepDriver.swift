@@ -45,7 +45,8 @@ public final class TerminalStepDriver: StepDriver {
     switch command {
     case .select(let id):
       guard let index = scenarioIDs.firstIndex(of: id) else {
-        throw .invalidInput("unknown scenario \"\(id)\" (known: \(scenarioIDs.joined(separator: ", ")))")
+        throw .invalidInput(
+          "unknown scenario \(DisplayText.quoted(id)) (known: \(scenarioIDs.joined(separator: ", ")))")
       }
       try send(Array(repeating: "Up", count: scenarioIDs.count) + Array(repeating: "Down", count: index))
       selected = id

@@ -23,6 +23,7 @@ struct App: ParsableCommand {
     """
 
   func run() throws {
+    CrashReports.makeNonInteractive()
     let failure = MainActor.assumeIsolated { () -> TerminalError? in
       let app = TerminalAppAdapter(
         model: AppModel(scheduler: LiveScheduler(), rootPathSearch: .inBackground))
@@ -37,7 +38,7 @@ struct App: ParsableCommand {
       }
     }
     if let failure {
-      FileHandle.standardError.write(Data("leaklab: \(failure)\n".utf8))
+      CommandOutput.error("\(failure)")
       throw ExitCode(2)
     }
   }

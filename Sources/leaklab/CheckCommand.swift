@@ -17,11 +17,7 @@ struct CheckCommand: ParsableCommand {
 
   func run() throws {
     let results = MainRunLoop.run { await CatalogueCheck.run() }
-    if json {
-      print(try Self.json(results))
-    } else {
-      print(Self.table(results))
-    }
+    CommandOutput.line(json ? try Self.json(results) : Self.table(results))
     if results.contains(where: { !$0.match }) { throw ExitCode.failure }
   }
 

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import LeakLab
 import Scenarios
+import StepScripts
 import TextGrid
 
 /// `leaklab explain ID --mode strong|weak --format text|dot|mermaid|json [--view]`:
@@ -39,20 +40,18 @@ struct Explain: ParsableCommand {
   @MainActor
   private func runOnMainActor() throws {
     guard let scenario = Catalogue.scenario(id: id) else {
-      FileHandle.standardError.write(
-        Data("leaklab: unknown scenario \"\(id)\" (see leaklab list)\n".utf8))
+      CommandOutput.error("unknown scenario \(DisplayText.quoted(id)) (see leaklab list)")
       throw ExitCode(2)
     }
     if view {
       let size = Size(width: max(20, width), height: max(10, height))
-      print(
-        ScenarioExplanation.view(of: scenario, mode: mode, size: size, rootPathSearch: .atDetection),
-        terminator: "")
+      CommandOutput.write(
+        ScenarioExplanation.view(of: scenario, mode: mode, size: size, rootPathSearch: .atDetection))
       return
     }
-    print(
+    CommandOutput.write(
       try ScenarioExplanation(scenario, mode: mode, rootPathSearch: .atDetection).output(
-        format, width: max(20, width)), terminator: "")
+        format, width: max(20, width)))
   }
 
 }

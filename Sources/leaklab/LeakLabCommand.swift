@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LeakLab
+import StepScripts
 
 /// `leaklab`: the terminal app by default; the other commands sit beside it.
 ///
@@ -21,24 +22,48 @@ struct LeakLabCommand: ParsableCommand {
     defaultSubcommand: App.self
   )
 
-  /// Parses and runs like `ParsableCommand.main()`, except that a usage error
-  /// (an unknown argument, a bad value, a missing file) is one line on
-  /// stderr and exit status 2, like every other bad input.
+  /// Parses and runs like `ParsableCommand.main()`, except that every byte
+  /// goes through ``CommandOutput`` (a report that could not be written is an
+  /// error, never a crash or a silent success), and that a usage error (an
+  /// unknown argument, a bad value) is one line on stderr and exit status 2,
+  /// like every other bad input.
   static func main() {
+    CommandOutput.prepare()
     let command: any ParsableCommand
     do {
       command = try parseAsRoot()
     } catch {
-      guard exitCode(for: error) == .validationFailure else { exit(withError: error) }
-      let firstLine = message(for: error).split(separator: "\n").first.map(String.init) ?? "invalid arguments"
-      FileHandle.standardError.write(Data("leaklab: \(firstLine) (see leaklab --help)\n".utf8))
-      Foundation.exit(2)
+      finish(after: error)
     }
     do {
       var command = command
       try command.run()
     } catch {
-      exit(withError: error)
+      finish(after: error)
     }
+    CommandOutput.exit(0)
+  }
+
+  /// Reports `error` as `ParsableCommand.exit(withError:)` would, through
+  /// ``CommandOutput``, and exits.
+  static func finish(after error: any Error) -> Never {
+    if let exitCode = error as? ExitCode { CommandOutput.exit(exitCode.rawValue) }
+    let code = exitCode(for: error)
+    if code == .success {
+      // --help, --version: the text is the report.
+      let text = fullMessage(for: error)
+      if !text.isEmpty { CommandOutput.line(text) }
+      CommandOutput.exit(0)
+    }
+    let text = message(for: error)
+    if code == .validationFailure {
+      let firstLine = text.split(separator: "\n").first.map(String.init) ?? "invalid arguments"
+      CommandOutput.error("\(DisplayText.escaped(firstLine, limit: 200)) (see leaklab --help)")
+      CommandOutput.exit(2)
+    }
+    for line in text.split(separator: "\n") {
+      CommandOutput.error(DisplayText.escaped(String(line), limit: 200))
+    }
+    CommandOutput.exit(code.rawValue)
   }
 }

@@ -145,23 +145,24 @@ struct LeaksCommand: ParsableCommand {
     return Suppressions(rules: rules + Suppressions(patterns: ignore).rules)
   }
 
+  /// The report, to stdout through ``CommandOutput`` (a failed write exits
+  /// non-zero) or to the `--output` file.
   private func write(_ text: String) {
-    let data = Data(text.utf8)
     guard let output else {
-      FileHandle.standardOutput.write(data)
+      CommandOutput.write(text)
       return
     }
-    guard FileManager.default.createFile(atPath: output, contents: data) else {
+    guard FileManager.default.createFile(atPath: output, contents: Data(text.utf8)) else {
       Self.fail("\(output): cannot write the report")
     }
   }
 
   static func warn(_ message: String) {
-    FileHandle.standardError.write(Data("leaklab: \(message)\n".utf8))
+    CommandOutput.error(message)
   }
 
   static func fail(_ message: String) -> Never {
     warn(message)
-    Foundation.exit(2)
+    CommandOutput.exit(2)
   }
 }

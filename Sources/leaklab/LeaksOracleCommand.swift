@@ -69,7 +69,7 @@ struct LeaksOracleCommand: ParsableCommand {
       results.withLock { $0[index] = row }
     }
     let rows = try results.withLock { $0 }.map { try $0!.get() }
-    print(Self.report(rows).joined(separator: "\n"))
+    CommandOutput.lines(Self.report(rows))
     if rows.contains(where: { !$0.agrees }) { throw ExitCode.failure }
   }
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LeakLint
+import StepScripts
 
 /// `leaklab lint PATH…`: the catalogue's leak patterns found statically in any Swift code.
 struct LintCommand: ParsableCommand {
@@ -29,15 +30,14 @@ struct LintCommand: ParsableCommand {
     do {
       let linter = Linter(configuration: try loadConfiguration())
       let report = try linter.lint(paths: paths)
-      FileHandle.standardOutput.write(Data(format.render(report.findings).utf8))
+      CommandOutput.write(format.render(report.findings))
       let count = report.findings.count
-      FileHandle.standardError.write(
-        Data(
-          "leaklab lint: \(count) finding\(count == 1 ? "" : "s") in \(report.fileCount) file\(report.fileCount == 1 ? "" : "s") (\(report.lineCount) lines)\n"
-            .utf8))
+      CommandOutput.errorLine(
+        "leaklab lint: \(count) finding\(count == 1 ? "" : "s") in \(report.fileCount) file\(report.fileCount == 1 ? "" : "s") (\(report.lineCount) lines)"
+      )
       if count > 0 { throw ExitCode(1) }
     } catch let error as LintError {
-      FileHandle.standardError.write(Data("leaklab: \(error.description)\n".utf8))
+      CommandOutput.error(DisplayText.escaped(error.description, limit: 200))
       throw ExitCode(2)
     }
   }

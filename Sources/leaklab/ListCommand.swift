@@ -11,8 +11,6 @@ struct ListCommand: ParsableCommand {
 
   func run() {
     let width = Catalogue.all.map(\.id.count).max() ?? 0
-    for scenario in Catalogue.all {
-      print(scenario.id.padded(toWidth: width) + "  " + scenario.title)
-    }
+    CommandOutput.lines(Catalogue.all.map { $0.id.padded(toWidth: width) + "  " + $0.title })
   }
 }

@@ -5,6 +5,7 @@ import LeakClock
 import LeakLab
 import MemcheckOracle
 import Scenarios
+import StepScripts
 import Synchronization
 
 /// `leaklab oracle [ID…] [--mode M]`: LeakLab's verdicts checked against
@@ -45,7 +46,7 @@ struct OracleCommand: ParsableCommand {
     var scenarios: [Scenario] = []
     for id in ids {
       guard let scenario = Catalogue.scenario(id: id) else {
-        Self.fail("unknown scenario \"\(id)\" (see leaklab list)")
+        Self.fail("unknown scenario \(DisplayText.quoted(id)) (see leaklab list)")
       }
       scenarios.append(scenario)
     }
@@ -71,7 +72,7 @@ struct OracleCommand: ParsableCommand {
       results.withLock { $0[index] = row }
     }
     let rows = try results.withLock { $0 }.map { try $0!.get() }
-    print(Self.report(rows).joined(separator: "\n"))
+    CommandOutput.lines(Self.report(rows))
     if rows.contains(where: { !$0.comparison.agrees }) { throw ExitCode.failure }
   }
 
@@ -130,8 +131,8 @@ struct OracleCommand: ParsableCommand {
   }
 
   static func fail(_ message: String) -> Never {
-    FileHandle.standardError.write(Data("leaklab: \(message)\n".utf8))
-    Foundation.exit(2)
+    CommandOutput.error(message)
+    CommandOutput.exit(2)
   }
 }
 

@@ -11,7 +11,8 @@ struct Run: ParsableCommand {
     abstract: "Run step scripts, printing the summary label after every step.",
     discussion: """
       Exits 0 when every script passes, 1 when an expectation fails, 2 for \
-      malformed input (file:line: message).
+      malformed input (file:line: message) or a file that cannot be read, 74 when \
+      the report cannot be written.
       """)
 
   @Flag(help: "Run against the real app in a pseudo-terminal (tmux), in real time.")
@@ -35,11 +36,8 @@ struct Run: ParsableCommand {
   private func runOnMainActor() throws {
     var scripts: [StepScript] = []
     for file in files {
-      guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
-        throw fail("\(file): cannot read the file")
-      }
-      do {
-        scripts.append(try StepScriptParser.parse(text, file: file))
+      do throws(StepScriptError) {
+        scripts.append(try StepScriptParser.parse(try ScriptFile.read(file), file: file))
       } catch {
         throw fail(error.description)
       }
@@ -50,7 +48,7 @@ struct Run: ParsableCommand {
     } catch {
       throw fail(error.description)
     }
-    print(StepReport.summary(results))
+    CommandOutput.line(StepReport.summary(results))
     if !results.allSatisfy(\.passed) { throw ExitCode(1) }
   }
 
@@ -62,7 +60,7 @@ struct Run: ParsableCommand {
       var results: [ScriptResult] = []
       for script in scripts {
         let result = try StepRunner.run(script, on: HeadlessStepDriver())
-        StepReport.lines(for: result).forEach { print($0) }
+        CommandOutput.lines(StepReport.lines(for: result))
         results.append(result)
       }
       return results
@@ -71,8 +69,7 @@ struct Run: ParsableCommand {
       scripts, executable: Self.executablePath, scenarioIDs: Catalogue.all.map(\.id), jobs: jobs
     ) { outcome in
       if case .success(let result) = outcome {
-        print(StepReport.lines(for: result).joined(separator: "\n"))
-        fflush(nil)
+        CommandOutput.lines(StepReport.lines(for: result))
       }
     }
     return try outcomes.map { outcome throws(StepScriptError) in try outcome.get() }
@@ -83,7 +80,7 @@ struct Run: ParsableCommand {
   }
 
   private func fail(_ message: String) -> ExitCode {
-    FileHandle.standardError.write(Data("\(message)\n".utf8))
+    CommandOutput.errorLine(message)
     return ExitCode(2)
   }
 }

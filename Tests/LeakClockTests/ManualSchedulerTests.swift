@@ -104,3 +104,59 @@ import Testing
     #expect(scheduler.now == .seconds(100))
   }
 }
+
+// MARK: Polls
+
+@MainActor
+@Suite struct ManualSchedulerPollTests {
+  /// A poll that re-arms itself every 100 ms, as the detector's re-check does.
+  final class Poller: @unchecked Sendable {
+    let scheduler: ManualScheduler
+    var runs: [Duration] = []
+    private var pending: ScheduledWork?
+    init(_ scheduler: ManualScheduler) { self.scheduler = scheduler }
+    func arm() {
+      pending = scheduler.schedulePoll(after: .milliseconds(100)) { [self] in
+        runs.append(scheduler.now)
+        arm()
+      }
+    }
+    /// Cancels the next run, so the poller and the scheduler can go away.
+    func stop() { pending?.cancel() }
+  }
+
+  @Test func aPollWithNothingElseHappeningRunsOncePerAdvance() {
+    let scheduler = ManualScheduler()
+    let poller = Poller(scheduler)
+    poller.arm()
+    scheduler.advance(by: .seconds(3600))
+    #expect(poller.runs == [.milliseconds(100)])
+    scheduler.advance(by: .seconds(3600))
+    #expect(poller.runs == [.milliseconds(100), .seconds(3600)])
+    #expect(scheduler.now == .seconds(7200))
+    poller.stop()
+  }
+
+  @Test func aWaitingPollRunsRightAfterOtherWork() {
+    let scheduler = ManualScheduler()
+    let poller = Poller(scheduler)
+    var order: [String] = []
+    poller.arm()
+    scheduler.schedule(after: .milliseconds(2500)) { order.append("work at \(scheduler.now)") }
+    scheduler.advance(by: .seconds(10))
+    #expect(order == ["work at 2.5 seconds"])
+    #expect(poller.runs == [.milliseconds(100), .milliseconds(2500)])
+    poller.stop()
+  }
+
+  @Test func waitingPollsAreStillPendingWorkAndCanBeCancelled() {
+    let scheduler = ManualScheduler()
+    var ran = false
+    let poll = scheduler.schedulePoll(after: .seconds(1)) { ran = true }
+    #expect(scheduler.pendingWork.count == 1)
+    poll.cancel()
+    scheduler.advance(by: .seconds(2))
+    #expect(!ran)
+    #expect(scheduler.pendingWork.isEmpty)
+  }
+}

@@ -4,6 +4,8 @@ import TerminalAutomation
 import Testing
 import TextGrid
 
+@testable import LeakLabTerminal
+
 /// TerminalSmoke in a real pseudo-terminal (a private tmux server per test).
 @Suite(.enabled(if: TmuxSession.isAvailable, "tmux is not installed (apt-get install tmux)"))
 struct EndToEndTests {
@@ -90,6 +92,27 @@ struct EndToEndTests {
     defer { session.kill() }
     try session.sendKeys("!")
     try expectRestoredAfterExit(session, status: 128 + SIGILL)
+  }
+
+  /// In a terminal, Swift's crash reporter waits up to 30 s for a key after
+  /// printing the backtrace; the terminal layer turns that off, so a crash
+  /// gives the user their shell back at once.
+  /// (Not under a sanitizer: the crash reporter copies the crashed thread's
+  /// stack, which AddressSanitizer reports as an error of its own.)
+  @Test(.disabled(if: Sanitizers.active != nil, "Swift's crash reporter does not run under a sanitizer"))
+  func aCrashExitsWithoutWaitingForAKey() throws {
+    let session = try startSmoke(environment: ["SWIFT_BACKTRACE": ""])
+    defer { session.kill() }
+    try session.sendKeys("!")
+    #expect(try session.waitForExit(timeout: .seconds(15)) == 128 + SIGILL)
+    #expect(try session.query("#{alternate_on}") == "0")
+  }
+
+  @Test func theCrashReporterSettingIsAddedOnlyWhenNothingChoseOne() {
+    #expect(CrashReports.extended("") == "interactive=no")
+    #expect(CrashReports.extended("color=no") == "color=no,interactive=no")
+    #expect(CrashReports.extended("interactive=yes") == nil)
+    #expect(CrashReports.extended("enable=no") == nil)
   }
 
   // MARK: Colours

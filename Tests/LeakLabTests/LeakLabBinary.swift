@@ -1,5 +1,6 @@
 import Foundation
 import LeakLabTestSupport
+import Synchronization
 
 /// The `leaklab` executable built next to the test bundle.
 enum LeakLabBinary {
@@ -18,11 +19,27 @@ enum LeakLabBinary {
     process.standardOutput = output
     process.standardError = error
     try process.run()
-    let out = output.fileHandleForReading.readDataToEndOfFile()
-    let err = error.fileHandleForReading.readDataToEndOfFile()
+    let (out, err) = readBoth(output, error)
     process.waitUntilExit()
     return (
       process.terminationStatus, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self)
     )
+  }
+
+  /// Reads both pipes to their end at once: a program that fills one while
+  /// the test waits on the other (64 kB of errors, say) would otherwise never
+  /// finish, and neither would the test.
+  static func readBoth(_ output: Pipe?, _ error: Pipe?) -> (output: Data, error: Data) {
+    let errorData = Mutex(Data())
+    let reader = DispatchGroup()
+    if let handle = error?.fileHandleForReading {
+      DispatchQueue.global().async(group: reader) {
+        let data = handle.readDataToEndOfFile()
+        errorData.withLock { $0 = data }
+      }
+    }
+    let out = output?.fileHandleForReading.readDataToEndOfFile() ?? Data()
+    reader.wait()
+    return (out, errorData.withLock { $0 })
   }
 }

@@ -52,7 +52,7 @@ import Testing
   @Test func aMissingFileIsAOneLineErrorWithStatusTwo() throws {
     let run = try LeakLabBinary.run(["run", "/nonexistent/x.leaklab"])
     #expect(run.status == 2)
-    #expect(run.error == "/nonexistent/x.leaklab: cannot read the file\n")
+    #expect(run.error == "/nonexistent/x.leaklab: cannot read the file: no such file\n")
   }
 
   @Test func explainPrintsTheRetainPathAndRejectsUnknownIDs() throws {

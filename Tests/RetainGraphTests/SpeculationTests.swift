@@ -1,4 +1,5 @@
 import CRemoteMirror
+import LeakLabTestSupport
 import Testing
 
 @testable import RetainGraph
@@ -92,8 +93,9 @@ import Testing
         #expect(edges(references) == edges(direct.references(of: new)))
       }
     }
-    // The allocator usually hands the freed block back at once.
-    #expect(reused > 0)
+    // The allocator usually hands the freed block back at once; AddressSanitizer
+    // never does (freed blocks wait in its quarantine to catch use after free).
+    #expect(reused > 0 || Sanitizers.active == "address")
   }
 
   @Test func speculativeDescribesMatchDirectReadsOnEveryFixture() {

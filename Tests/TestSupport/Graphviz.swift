@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Graphviz's `dot`, run on DOT text (the Debian package `graphviz`;
 /// `make deps` installs it).
@@ -24,15 +25,26 @@ public enum Graphviz {
     process.standardOutput = output
     process.standardError = errors
     try process.run()
-    input.fileHandleForWriting.write(Data(dot.utf8))
-    try input.fileHandleForWriting.close()
+    // The input is written and the error read while the SVG is read: done
+    // one after the other, a large graph fills a pipe and nothing finishes.
+    let writer = DispatchGroup()
+    let message = Mutex(Data())
+    DispatchQueue.global().async(group: writer) { [input] in
+      input.fileHandleForWriting.write(Data(dot.utf8))
+      try? input.fileHandleForWriting.close()
+    }
+    DispatchQueue.global().async(group: writer) { [errors] in
+      let data = errors.fileHandleForReading.readDataToEndOfFile()
+      message.withLock { $0 = data }
+    }
     let svg = output.fileHandleForReading.readDataToEndOfFile()
-    let message = errors.fileHandleForReading.readDataToEndOfFile()
+    writer.wait()
     process.waitUntilExit()
     guard process.terminationStatus == 0 else {
       throw Failure(
         description:
-          "dot -Tsvg failed (\(process.terminationStatus)): \(String(decoding: message, as: UTF8.self))")
+          "dot -Tsvg failed (\(process.terminationStatus)): \(String(decoding: message.withLock { $0 }, as: UTF8.self))"
+      )
     }
     return String(decoding: svg, as: UTF8.self)
   }

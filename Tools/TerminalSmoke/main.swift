@@ -74,6 +74,7 @@ final class SmokeApp: TerminalApp {
   }
 }
 
+CrashReports.makeNonInteractive()
 do {
   try Terminal.run(
     SmokeApp(), options: Terminal.Options(minimumSize: Size(width: 40, height: 10), reportsMouse: true))

@@ -142,9 +142,21 @@ void rm_readWords(const uintptr_t *addresses, uintptr_t *words, size_t count, bo
 /// How many reads this thread has made with `process_vm_readv` (for tests).
 size_t rm_systemCallCount(void);
 
-/// The usable size of the malloc block that starts at `address`, or 0 when
-/// `address` does not look like the start of a heap block.
-size_t rm_mallocUsableSize(uintptr_t address);
+/// Retains the object at `address` if it is still a live object whose
+/// metadata is `metadata`, without trusting its memory: the header and any
+/// side table are copied with `process_vm_readv` and checked first, the strong
+/// count is added by one compare-and-swap that fails unless the count word
+/// still holds the live value just read, and the object is checked again while
+/// held. Returns the object (+1, to be released by the caller), or NULL.
+/// Never faults, and never writes to memory that is no longer that object.
+/// (ObjectRetain.c)
+void *rm_retainIfLive(uintptr_t address, uintptr_t metadata);
+
+/// The object a native Swift weak reference stored at `weakReference` points
+/// to, or 0 when it is nil, its object is deinitialising, or the memory does
+/// not hold a weak reference. Reads only through `process_vm_readv`; retains
+/// nothing. (ObjectRetain.c)
+uintptr_t rm_weakTarget(uintptr_t weakReference);
 
 /// Writes the (mangled) name of the local or global function symbol that
 /// contains `address` into `buffer`, from the `.symtab` of the ELF file the
