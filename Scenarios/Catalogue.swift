@@ -20,6 +20,8 @@ public enum Catalogue {
     nestedClosure,
     lazyClosureProperty,
     taskLoop,
+    foundationTimer,
+    dispatchSourceTimer,
   ]
 
   /// The scenario with this id, if there is one.

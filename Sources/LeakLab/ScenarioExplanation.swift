@@ -4,6 +4,7 @@ import RetainGraph
 import RetainGraphDrawing
 import Scenarios
 import StepScripts
+import TextGrid
 
 /// Why a scenario's leaked objects are alive: the scenario run headless, then
 /// each leaked instance with its retain path (`leaklab explain`).
@@ -38,6 +39,27 @@ public struct ScenarioExplanation {
     summaryLabel = driver.model.state.report.summaryLabel
     leaks = driver.model.state.report.leaks
     explanations = driver.model.explanations
+  }
+
+  /// The app's explain view (`e`) on the first leak of a run of `scenario`
+  /// in `mode`, as the app draws it in a terminal of `size`, one line per row
+  /// (`leaklab explain --view`, with `rootPathSearch` at detection).
+  ///
+  /// Print it from a process of its own: a root path through C memory depends
+  /// on what else the process holds (another run's armed dispatch timers
+  /// change libdispatch's timer heap), so a fresh process draws the same
+  /// picture every time.
+  ///
+  /// ```swift
+  /// print(ScenarioExplanation.view(of: Catalogue.dispatchSourceTimer, mode: .strong, size: Size(width: 80, height: 24)))
+  /// ```
+  public static func view(
+    of scenario: Scenario, mode: ScenarioMode, size: Size, rootPathSearch: RootPathSearch = .off
+  ) -> String {
+    let driver = HeadlessStepDriver(rootPathSearch: rootPathSearch)
+    drive(scenario, mode: mode, on: driver)
+    driver.model.send(.explainKeyPressed)
+    return driver.model.frame(for: size).lines.joined(separator: "\n") + "\n"
   }
 
   /// Opens `scenario` in `mode` on the driver's app, runs its script, closes

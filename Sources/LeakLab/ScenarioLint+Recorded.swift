@@ -22,6 +22,18 @@ extension ScenarioLint {
         line: "mainQueue.asyncAfter(.seconds(10)) { self.statusLabel.text = \"Synced\" }")
     ],
     "delayed-dispatch/weak": [],
+    "dispatch-source-timer/strong": [
+      Finding(
+        rule: "dispatch-source", title: "dispatch source keeps self",
+        line: "source.setEventHandler { MainActor.assumeIsolated { self.poll() } }")
+    ],
+    "dispatch-source-timer/weak": [],
+    "foundation-timer/strong": [
+      Finding(
+        rule: "repeating-timer", title: "repeating timer keeps self",
+        line: "timer = Timer.scheduledTimer(withTimeInterval: 1, repeats: true) { _ in")
+    ],
+    "foundation-timer/weak": [],
     "lazy-closure-property/strong": [
       Finding(
         rule: "lazy-closure", title: "lazy closure stores self",

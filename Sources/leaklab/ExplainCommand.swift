@@ -3,8 +3,9 @@ import Foundation
 import LeakLab
 import Scenarios
 import StepScripts
+import TextGrid
 
-/// `leaklab explain ID --mode strong|weak --format text|dot|mermaid|json`:
+/// `leaklab explain ID --mode strong|weak --format text|dot|mermaid|json [--view]`:
 /// why each leaked object is alive, as paths and a picture, or as a graph for other tools.
 struct Explain: ParsableCommand {
   static let configuration = CommandConfiguration(
@@ -26,6 +27,12 @@ struct Explain: ParsableCommand {
   @Option(help: "The width the text drawing fits, in columns.")
   var width = 80
 
+  @Flag(help: "Print the app's explain view (`e`) instead, as drawn in a terminal of --width × --height.")
+  var view = false
+
+  @Option(help: "The height of the terminal the explain view (--view) is drawn in, in rows.")
+  var height = 24
+
   func run() throws {
     try MainActor.assumeIsolated { try runOnMainActor() }
   }
@@ -35,6 +42,12 @@ struct Explain: ParsableCommand {
     guard let scenario = Catalogue.scenario(id: id) else {
       CommandOutput.error("unknown scenario \(DisplayText.quoted(id)) (see leaklab list)")
       throw ExitCode(2)
+    }
+    if view {
+      let size = Size(width: max(20, width), height: max(10, height))
+      CommandOutput.write(
+        ScenarioExplanation.view(of: scenario, mode: mode, size: size, rootPathSearch: .atDetection))
+      return
     }
     CommandOutput.write(
       try ScenarioExplanation(scenario, mode: mode, rootPathSearch: .atDetection).output(

@@ -22,7 +22,10 @@ import TextGrid
     app.model.handle(.character("q"))
     #expect(app.state.filter == "timerq")
     app.model.handle(.backspace)
-    #expect(app.state.visibleCatalogueIndices.map { app.state.catalogue[$0].id } == ["repeating-timer"])
+    #expect(
+      app.state.visibleCatalogueIndices.map { app.state.catalogue[$0].id } == [
+        "repeating-timer", "foundation-timer", "dispatch-source-timer",
+      ])
     #expect(app.state.selectedEntry?.id == "repeating-timer")
     // `q` and `w` are text while the filter is typed.
     #expect(!app.state.isQuitRequested)

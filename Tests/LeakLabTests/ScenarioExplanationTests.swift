@@ -1,4 +1,7 @@
+import Foundation
+import GraphLayout
 import LeakLab
+import LeakLabTestSupport
 import Scenarios
 import Testing
 
@@ -41,6 +44,10 @@ import Testing
       "lazy-closure-property", "CartScreen#1", "closure in CartScreen.describe.getter → captures CartScreen#1"
     ),
     ("task-loop", "TickerScreen#1", "task._task"),
+    (
+      "foundation-timer", "ScoreboardScreen#1",
+      "timer: Timer#1 → _fire: closure in ScoreboardScreen.startRefreshing() → captures ScoreboardScreen#1"
+    ),
   ]
 
   @Test(arguments: culprits.map(\.id))
@@ -68,5 +75,70 @@ import Testing
     let explanation = ScenarioExplanation(try #require(Catalogue.scenario(id: id)), mode: .weak)
     #expect(explanation.leaks.isEmpty)
     #expect(explanation.lines.last == "  nothing outlived the screen: no cycle, no root path")
+  }
+}
+
+/// `leaklab explain` as a user runs it, in a process of its own (it searches
+/// memory for root paths, which in-process tests leave off): the leaky form's
+/// path starts at Foundation's or libdispatch's own global, with no root
+/// registered for it, and ends at the block that captures the screen.
+@Suite struct LibraryRootExplainCommandTests {
+  static let paths: [(id: String, root: String, end: String)] = [
+    (
+      "foundation-timer", "; also held from root: global __CFRunLoops in libFoundation.so → (conservative) ",
+      "→ (conservative) word 18: Timer#1 → _fire: closure in ScoreboardScreen.startRefreshing()"
+        + " → captures ScoreboardScreen#1 (strong)"
+    ),
+    (
+      "dispatch-source-timer",
+      "held from root: global _dispatch_timers_heap + 8 in libdispatch.so → (conservative) ",
+      "→ (conservative) word 5: Block (malloc block, 56 B) → (conservative) word 5: UploadProgressScreen#1 (strong)"
+    ),
+  ]
+
+  @Test(arguments: paths.map(\.id))
+  func theLeakyFormIsExplainedFromTheLibrarysGlobal(id: String) throws {
+    let expected = try #require(Self.paths.first { $0.id == id })
+    let run = try LeakLabBinary.run(["explain", id, "--mode", "strong"])
+    #expect(run.status == 0 && run.error.isEmpty, "\(run.error)")
+    let path = try #require(run.output.split(separator: "\n").dropFirst(2).first, "\(run.output)")
+    #expect(path.contains(expected.root), "\(path)")
+    #expect(path.hasSuffix(expected.end), "\(path)")
+  }
+
+  @Test(arguments: paths.map(\.id))
+  func theFixedFormHasNothingToExplain(id: String) throws {
+    let run = try LeakLabBinary.run(["explain", id, "--mode", "weak"])
+    #expect(run.status == 0)
+    #expect(
+      run.output
+        == "\(id) (weak): No issues detected\n  nothing outlived the screen: no cycle, no root path\n")
+  }
+
+  /// `dispatch-source-timer` has no cycle: only the path from libdispatch's
+  /// global explains it, and every export draws that path (in-process
+  /// exports, without the memory search, cannot: `ExplainFormatTests`).
+  @Test func theExportsOfADispatchSourceLeakDrawThePathFromLibdispatchsGlobal() throws {
+    let id = "dispatch-source-timer"
+    let leak = "UploadProgressScreen"
+    let node = ReferenceGraph.identifier(for: "\(leak)#1")
+    let dot = try LeakLabBinary.run(["explain", id, "--format", "dot"])
+    #expect(dot.status == 0 && dot.output.hasPrefix("digraph \"\(id)\" {"))
+    #expect(dot.output.contains("\"\(node)\" [label=\"\(leak)#1\\nleaked\""))
+    #expect(dot.output.contains(#"\nroot", peripheries=2]"#), "the library's global is drawn as a root")
+    #expect(dot.output.contains("style=dashed"), "conservative steps are dashed")
+    let svg = try Graphviz.svg(from: dot.output)
+    #expect(svg.contains("\(leak)#1") && svg.contains("libdispatch.so"))
+    let mermaid = try LeakLabBinary.run(["explain", id, "--format", "mermaid"])
+    #expect(mermaid.output.hasPrefix("flowchart TD\n"))
+    #expect(mermaid.output.contains("  \(node)[\""))
+    #expect(mermaid.output.contains("-.->|"), "conservative steps are dotted")
+    let json = try LeakLabBinary.run(["explain", id, "--format", "json"])
+    let object = try #require(
+      try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any])
+    let graph = try JSONDecoder().decode(
+      ReferenceGraph.self, from: JSONSerialization.data(withJSONObject: try #require(object["graph"])))
+    #expect(graph.nodes.filter(\.isLeaked).map(\.title) == ["\(leak)#1"])
+    #expect(graph.edges.contains { $0.strength == .conservative })
   }
 }

@@ -20,6 +20,8 @@ import Testing
     "nested-closure": .storedClosure,
     "lazy-closure-property": .lazyClosure,
     "task-loop": .taskLoop,
+    "foundation-timer": .repeatingTimer,
+    "dispatch-source-timer": .dispatchSource,
   ]
 
   @Test func everyScenarioHasAnExpectedRule() {

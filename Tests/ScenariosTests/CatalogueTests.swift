@@ -10,12 +10,12 @@ import Testing
 @Suite struct CatalogueTests {
   nonisolated static let ids = Catalogue.all.map(\.id)
 
-  @Test func theCatalogueListsTheTenScenariosInAStableOrder() {
+  @Test func theCatalogueListsTheTwelveScenariosInAStableOrder() {
     #expect(
       Self.ids == [
         "closure-capture", "notification-observer", "strong-delegate", "alert-action-capture",
         "delayed-dispatch", "viper-module", "repeating-timer", "nested-closure", "lazy-closure-property",
-        "task-loop",
+        "task-loop", "foundation-timer", "dispatch-source-timer",
       ])
     #expect(Set(Self.ids).count == Self.ids.count)
     #expect(Catalogue.scenario(id: "task-loop")?.title == "Task looping over an endless stream")

@@ -13,15 +13,20 @@ import func LeakLabTestSupport.waitForDeallocation
   func moduleTeardownFindsTheScreenAliveAndTicking(mode: ScenarioMode) {
     let scheduler = ManualScheduler()
     let parts = WeakParts()
+    weak var timer: RepeatingWork?
     do {
       let screen = StopwatchScreen(mode: mode, mainQueue: MainQueue(scheduler: scheduler))
       parts.keep("StopwatchScreen", screen)
       #expect(tap("Start", in: screen))
+      timer = screen.timer
       scheduler.advance(by: .seconds(3))
       #expect(screen.elapsedLabel.text == "3 s")
     }
     scheduler.advance(by: .seconds(60))
     #expect(parts.alive == (mode == .strong ? ["StopwatchScreen"] : []))
+    // No window made the screen disappear, so nothing invalidated its timer:
+    // the scheduler and its pending repeating work would keep each other.
+    timer?.invalidate()
   }
 
   @Test(arguments: ScenarioMode.allCases)

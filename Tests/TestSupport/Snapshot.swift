@@ -15,9 +15,24 @@ public func expectSnapshot(
   of grid: Grid, named name: String, styled: Bool = false, filePath: String = #filePath,
   sourceLocation: SourceLocation = #_sourceLocation
 ) {
+  expectSnapshot(
+    ofText: (styled ? grid.styledLines : grid.lines).joined(separator: "\n") + "\n", named: name,
+    filePath: filePath, sourceLocation: sourceLocation)
+}
+
+/// Compares a text (a frame another process printed, say) with the snapshot
+/// `__Snapshots__/<name>.txt` beside the calling test file, as
+/// ``expectSnapshot(of:named:styled:filePath:sourceLocation:)`` does for a grid.
+///
+/// ```swift
+/// expectSnapshot(ofText: run.output, named: "explain-dispatch-source-timer-80x24")
+/// ```
+public func expectSnapshot(
+  ofText actual: String, named name: String, filePath: String = #filePath,
+  sourceLocation: SourceLocation = #_sourceLocation
+) {
   let directory = snapshotDirectory(forTestFile: filePath)
   let file = directory.appendingPathComponent("\(name).txt")
-  let actual = (styled ? grid.styledLines : grid.lines).joined(separator: "\n") + "\n"
   if ProcessInfo.processInfo.environment["LEAKLAB_RECORD_SNAPSHOTS"] == "1" {
     try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     try? actual.write(to: file, atomically: true, encoding: .utf8)
