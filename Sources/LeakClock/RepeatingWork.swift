@@ -9,7 +9,9 @@ public final class RepeatingWork: @unchecked Sendable {
   /// The time between two runs.
   public let interval: Duration
   private var work: (@MainActor @Sendable () -> Void)?
-  private var next: ScheduledWork?
+  // The scheduler holds the pending step (and the step holds this timer):
+  // the timer only needs to reach it to cancel it.
+  private weak var next: ScheduledWork?
   private let lock = NSLock()
 
   init(interval: Duration, work: @escaping @MainActor @Sendable () -> Void) {
@@ -35,9 +37,11 @@ public final class RepeatingWork: @unchecked Sendable {
   }
 
   func arm(on scheduler: any Scheduler) {
-    // The scheduled step holds the timer strongly, as a run loop holds a Timer.
-    let step = scheduler.schedule(after: interval) { [self] in
-      guard let body = lock.withLock({ work }) else { return }
+    // The scheduled step holds the timer strongly, as a run loop holds a Timer,
+    // but not the scheduler that holds the step: a scheduler nobody keeps ends
+    // with its timers, as a run loop's timers end with the run loop.
+    let step = scheduler.schedule(after: interval) { [self, weak scheduler] in
+      guard let scheduler, let body = lock.withLock({ work }) else { return }
       arm(on: scheduler)
       body()
     }

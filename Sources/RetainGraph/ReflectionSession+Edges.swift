@@ -1,4 +1,5 @@
 import CRemoteMirror
+import MemoryView
 
 /// A copy of part of an object's memory, read once and then indexed.
 struct MemoryWindow {
@@ -49,7 +50,7 @@ extension ReflectionSession {
     }
     if layout?.scansConservatively ?? true {
       let known = Set(edges[firstPrecise...].map(\.target))
-      scanConservatively(address, size: scanSize(layout), skipping: known, into: &edges)
+      scanConservatively(address, size: scanSize(layout, of: address), skipping: known, into: &edges)
     }
     return layout
   }
@@ -243,12 +244,32 @@ extension ReflectionSession {
   /// How many bytes of an object to scan conservatively: its size from its
   /// metadata (a class's instance size, a closure context's size); for a heap
   /// object whose size no metadata gives (an async task), a fixed window, with
-  /// safe reads only, since reading past its end cannot fault there. The size
-  /// never comes from the allocator: block headers differ between malloc
+  /// safe reads only, since reading past its end cannot fault there, cut to
+  /// its malloc block when glibc's header says it is shorter. A size is never
+  /// taken from the allocator alone: block headers differ between malloc
   /// implementations, and sanitizers replace malloc.
-  private func scanSize(_ layout: HeapLayout?) -> Int {
+  private func scanSize(_ layout: HeapLayout?, of address: UInt) -> Int {
     if let layout, layout.size > 0 { return layout.size }
-    return safeReads ? Self.firstReadSize : 0
+    guard safeReads else { return 0 }
+    return min(Self.firstReadSize, mallocBlockBound(of: address) ?? Self.firstReadSize)
+  }
+
+  /// An upper bound of the usable size of the malloc block at `address`,
+  /// from glibc's chunk header, only when this process's malloc is glibc's
+  /// (not a sanitizer's): it shortens the fixed window for an object no
+  /// metadata sizes (an async task: 312 bytes for the task-loop scenario's,
+  /// where a 512-byte window read the next block's stale words as a shorter,
+  /// wrong cycle). A header that looks wrong (the object died and its memory
+  /// was reused) gives nil, the fixed window: the read stays safe either way.
+  private func mallocBlockBound(of address: UInt) -> Int? {
+    guard ProcessSnapshot.ownHeapUnsupportedReason == nil, let header = word(at: address - 8) else {
+      return nil
+    }
+    let chunkSize = Int(header & ~7)
+    let isMapped = header & 2 != 0
+    let usable = chunkSize - (isMapped ? 16 : 8)
+    guard usable >= 16, chunkSize & 15 == 0 else { return nil }
+    return usable
   }
 
   /// Finds words in the object's first `size` bytes that hold the address of

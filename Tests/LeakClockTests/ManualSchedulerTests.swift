@@ -94,6 +94,23 @@ import Testing
     #expect(scheduler.pendingWork.isEmpty)
   }
 
+  /// A run loop's timers end with the run loop: a scheduler nobody keeps is
+  /// freed with the repeating work armed on it (they used to keep each other).
+  @Test func aDroppedSchedulerEndsWithItsRepeatingWork() {
+    weak var weakScheduler: ManualScheduler?
+    weak var weakTimer: RepeatingWork?
+    do {
+      let scheduler = ManualScheduler()
+      let timer = scheduler.scheduleRepeating(every: .seconds(1)) {}
+      scheduler.advance(by: .seconds(2))
+      #expect(timer.isValid)
+      weakScheduler = scheduler
+      weakTimer = timer
+    }
+    #expect(weakScheduler == nil)
+    #expect(weakTimer == nil)
+  }
+
   @Test func runUntilIdleJumpsToEachDeadline() {
     let scheduler = ManualScheduler()
     var fired = 0

@@ -29,7 +29,7 @@ import func LeakLabTestSupport.waitForDeallocation
   @Test(arguments: ScenarioMode.allCases)
   func libdispatchKeepsTheScreenOnlyInTheLeakyForm(mode: ScenarioMode) {
     let rig = Rig()
-    weak var screen = rig.harness.open(Catalogue.dispatchSourceTimer, mode: mode) as? UploadProgressScreen
+    weak let screen = rig.harness.open(Catalogue.dispatchSourceTimer, mode: mode) as? UploadProgressScreen
     rig.harness.runAction(at: 0)
     let source = screen?.timer
     rig.harness.close()

@@ -29,7 +29,7 @@ import func LeakLabTestSupport.waitForDeallocation
   @Test(arguments: ScenarioMode.allCases)
   func theRunLoopKeepsTheScreenOnlyInTheLeakyForm(mode: ScenarioMode) {
     let rig = Rig()
-    weak var screen = rig.harness.open(Catalogue.foundationTimer, mode: mode) as? ScoreboardScreen
+    weak let screen = rig.harness.open(Catalogue.foundationTimer, mode: mode) as? ScoreboardScreen
     rig.harness.runAction(at: 0)
     weak let timer = screen?.timer
     rig.harness.close()
