@@ -82,7 +82,7 @@ import Testing
 /// memory for root paths, which in-process tests leave off): the leaky form's
 /// path starts at Foundation's or libdispatch's own global, with no root
 /// registered for it, and ends at the block that captures the screen.
-@Suite struct LibraryRootExplainCommandTests {
+@Suite(.memoryViewSupported) struct LibraryRootExplainCommandTests {
   static let paths: [(id: String, root: String, end: String)] = [
     (
       "foundation-timer", "; also held from root: global __CFRunLoops in libFoundation.so → (conservative) ",
