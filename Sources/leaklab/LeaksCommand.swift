@@ -61,6 +61,8 @@ struct LeaksCommand: ParsableCommand {
   var program: [String] = []
 
   func validate() throws {
+    // Before `--`, `-h`/`--help` asks for this help (the passthrough would take it as the program).
+    if let first = program.first, ["-h", "--help"].contains(first) { throw CleanExit.helpRequest(self) }
     let command = program.first == "--" ? Array(program.dropFirst()) : program
     if pid == nil && command.isEmpty {
       throw ValidationError("give a program after -- or a process with --pid")

@@ -14,3 +14,16 @@ import Testing
     }
   }
 }
+
+/// Every command answers `--help` and `-h` with its own usage, including
+/// `leaks`, whose program arguments would otherwise swallow the flag.
+@Suite struct CommandHelpTests {
+  @Test(arguments: ["list", "check", "explain", "run", "oracle", "lint", "leaks", "leaks-oracle"])
+  func everyCommandPrintsItsUsage(command: String) throws {
+    for flag in ["--help", "-h"] {
+      let help = try LeakLabBinary.run([command, flag])
+      #expect(help.status == 0, "\(command) \(flag): \(help.error)")
+      #expect(help.output.contains("USAGE: leaklab \(command)"), "\(command) \(flag): \(help.output)")
+    }
+  }
+}
