@@ -286,9 +286,11 @@ extension ReflectionEngine {
     guard let block = snapshot.heap.index(containing: address), snapshot.heap[block].address == address else {
       return .changed
     }
-    let deadline = limits.timeLimit.map { ContinuousClock().now.advanced(by: $0) }
     let engine = UInt(bitPattern: Unmanaged.passUnretained(self).toOpaque())
     return session.withLock { session in
+      // The time limit counts from here: waiting for the shared session's
+      // lock (other explanations) must not use it up.
+      let deadline = limits.timeLimit.map { ContinuousClock().now.advanced(by: $0) }
       let own = [engine, UInt(bitPattern: Unmanaged.passUnretained(session).toOpaque())]
       return MemoryRootSearch(snapshot: snapshot, graph: graph, session: session, own: own)
         .search(from: block, deadline: deadline, maxNodes: limits.maxNodes ?? Int.max)
