@@ -248,7 +248,12 @@ final class MemoryRootSearch {
     guard let path = outcome.path else {
       return .nothing(visited: outcome.visited, isTruncated: outcome.isTruncated)
     }
-    guard Self.accepts(path.root.kind) else { return .callerOnly(path.root.kind, visited: outcome.visited) }
+    guard Self.accepts(path.root.kind) else {
+      // A search cut short may not have reached the true root yet: say so,
+      // rather than that only the caller holds the object.
+      if outcome.isTruncated { return .nothing(visited: outcome.visited, isTruncated: true) }
+      return .callerOnly(path.root.kind, visited: outcome.visited)
+    }
     guard let (retainPath, metadata) = describe(path) else { return .changed }
     return .path(
       retainPath, root: path.root.kind, metadata: metadata, isTruncated: outcome.isTruncated,
