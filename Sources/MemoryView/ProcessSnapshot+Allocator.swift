@@ -25,3 +25,24 @@ extension ProcessSnapshot {
     return "this process's malloc is not glibc's (it comes from \(name): a sanitizer or another allocator)"
   }()
 }
+
+extension ProcessSnapshot {
+  /// The usable size of the block this process's malloc gave at `address`,
+  /// from glibc's chunk header read with `read` (a safe reader), or nil when
+  /// malloc is not glibc's or the header does not look like one (the block
+  /// was freed and reused).
+  ///
+  /// ```swift
+  /// let size = ProcessSnapshot.usableSizeOfOwnBlock(at: address) { ProcessMemory.current.word(at: $0) }
+  /// ```
+  public static func usableSizeOfOwnBlock(at address: UInt, read: (UInt) -> UInt?) -> Int? {
+    guard ownHeapUnsupportedReason == nil, let header = read(address - 8) else { return nil }
+    let chunkSize = header & ~MallocLayout.flagBits
+    // A mmapped chunk has no next chunk whose first word it may use.
+    let overhead = header & MallocLayout.isMapped != 0 ? MallocLayout.headerSize : 8
+    guard chunkSize >= MallocLayout.minimumChunk, chunkSize & (MallocLayout.alignment - 1) == 0 else {
+      return nil
+    }
+    return Int(chunkSize - overhead)
+  }
+}

@@ -254,22 +254,14 @@ extension ReflectionSession {
     return min(Self.firstReadSize, mallocBlockBound(of: address) ?? Self.firstReadSize)
   }
 
-  /// An upper bound of the usable size of the malloc block at `address`,
-  /// from glibc's chunk header, only when this process's malloc is glibc's
-  /// (not a sanitizer's): it shortens the fixed window for an object no
-  /// metadata sizes (an async task: 312 bytes for the task-loop scenario's,
-  /// where a 512-byte window read the next block's stale words as a shorter,
-  /// wrong cycle). A header that looks wrong (the object died and its memory
-  /// was reused) gives nil, the fixed window: the read stays safe either way.
+  /// An upper bound of the usable size of the malloc block at `address`
+  /// (MemoryView reads glibc's chunk header; nil under another allocator): it
+  /// shortens the fixed window for an object no metadata sizes (an async
+  /// task: 312 bytes for the task-loop scenario's, where a 512-byte window
+  /// read the next block's stale words as a shorter, wrong cycle). A header
+  /// that looks wrong gives nil, the fixed window: the read stays safe.
   private func mallocBlockBound(of address: UInt) -> Int? {
-    guard ProcessSnapshot.ownHeapUnsupportedReason == nil, let header = word(at: address - 8) else {
-      return nil
-    }
-    let chunkSize = Int(header & ~7)
-    let isMapped = header & 2 != 0
-    let usable = chunkSize - (isMapped ? 16 : 8)
-    guard usable >= 16, chunkSize & 15 == 0 else { return nil }
-    return usable
+    ProcessSnapshot.usableSizeOfOwnBlock(at: address) { word(at: $0) }
   }
 
   /// Finds words in the object's first `size` bytes that hold the address of
