@@ -44,7 +44,18 @@ import Testing
 
   // MARK: Timer
 
+  /// Run in a process of its own: in the shared test process, which path from
+  /// a true root is cheapest depends on what other tests left on run loops
+  /// (in 2 of 5 full runs no global root was found beside the cycle; alone,
+  /// every time).
   @Test func aRepeatingTimersBlockIsHeldThroughItsRunLoop() throws {
+    guard ProcessInfo.processInfo.environment[Self.aloneVariable] != nil else {
+      let run = try Self.runAlone("aRepeatingTimersBlockIsHeldThroughItsRunLoop")
+      #expect(
+        run.status == 0 && run.output.contains("Test aRepeatingTimersBlockIsHeldThroughItsRunLoop() passed"),
+        "\(run.output)")
+      return
+    }
     let owner = Owner()
     owner.timer = Timer.scheduledTimer(withTimeInterval: 100, repeats: true) { _ in owner.tick() }
     defer { owner.timer?.invalidate() }
@@ -54,6 +65,24 @@ import Testing
     let names = path.steps.map(\.target.name)
     for step in ["CFRunLoopMode", "CFRunLoopTimer", "Timer"] { #expect(names.contains(step), "\(path)") }
     #expect(path.description.contains("Timer → _fire: closure in"), "\(path)")
+  }
+
+  static let aloneVariable = "LEAKLAB_TEST_ALONE"
+
+  /// Runs one test of this suite in a new process of the test bundle (Swift
+  /// Testing), and returns its exit status and output.
+  static func runAlone(_ test: String) throws -> (status: Int32, output: String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
+    process.arguments = ["--testing-library", "swift-testing", "--filter", "RealLibraryRootTests/\(test)"]
+    process.environment = ProcessInfo.processInfo.environment.merging([aloneVariable: "1"]) { $1 }
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    process.standardError = pipe
+    try process.run()
+    let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    return (process.terminationStatus, output)
   }
 
   @Test func aTimerWhoseBlockCapturesWeaklyLetsItsOwnerGo() {
