@@ -129,6 +129,7 @@ extension MallocWalk {
     report.tcaches += 1
     chunkFlag[index] |= ChunkFlag.allocatorInternal
     for cached in found { freeChunks.append(cached) }
+    cachedChunks.formUnion(found)
     report.freeInTcache += found.count
   }
 
@@ -138,7 +139,17 @@ extension MallocWalk {
     var sorted = freeChunks.buffer
     sorted.sort()
     for position in 0..<freeChunks.count {
-      if let index = chunkIndex(at: freeChunks[position]) { chunkFlag[index] |= ChunkFlag.free }
+      let chunk = freeChunks[position]
+      // A cached chunk keeps the key in its second word until malloc hands it
+      // out again: one without it was taken since the list was read (a live
+      // process reuses its cached chunks all the time), and is live.
+      if let key, key != 0, cachedChunks.contains(chunk),
+        memory.word(at: chunk + MallocLayout.headerSize + 8) != key
+      {
+        report.reusedSinceListed += 1
+        continue
+      }
+      if let index = chunkIndex(at: chunk) { chunkFlag[index] |= ChunkFlag.free }
     }
     guard let key, key != 0 else { return }
     for index in 0..<chunkCount where chunkKeyWord[index] == key && chunkFlag[index] & ChunkFlag.free == 0 {

@@ -160,6 +160,9 @@ public struct MallocReport: Sendable, Hashable {
   public var freeInFastbins = 0
   /// Chunks that carry the tcache key but were not on a list that could be walked.
   public var freeByKeyOnly = 0
+  /// Chunks on a tcache list that malloc had handed out again by the time
+  /// they were checked (their key gone): live, kept as blocks.
+  public var reusedSinceListed = 0
   /// Places where a header did not make sense (a heap changing under a live
   /// scan, or memory that is not what it seemed): the walk of that heap stopped there.
   public var notes: [String] = []

@@ -36,6 +36,8 @@ struct MallocWalk {
   var chunkFirstWord = UnsafeMutablePointer<UInt>(bitPattern: 8)!
   var chunkCount = 0
   let freeChunks = ScratchBuffer<UInt>()
+  /// The chunks of `freeChunks` that a tcache list holds (they carry the key).
+  var cachedChunks = Set<UInt>()
 
   // The result.
   let blockStarts = ScratchBuffer<UInt>()

@@ -41,12 +41,56 @@ public final class ProcessSnapshot: @unchecked Sendable {
   ///   - callerStackPointer: for our own process, the address in the
   ///     caller's frame below which the calling thread's stack belongs to
   ///     the scan (default: where this initializer was called from).
-  public init(
+  public convenience init(
     pid: pid_t = getpid(), registers: [ThreadRegisters] = [], callerStackPointer: UInt? = nil
   ) throws(Failure) {
     let marker = callerStackPointer ?? mv_currentStackPointer()
     if pid == getpid(), let reason = Self.ownHeapUnsupportedReason { throw Failure(description: reason) }
+    try self.init(reading: pid, copy: nil, threads: nil, registers: registers, marker: marker)
+  }
+
+  /// Takes a snapshot of this process from a frozen copy of it: a child
+  /// forked for the purpose, stopped at once, read while this process goes
+  /// on. Its memory is all of one instant, where a snapshot of the running
+  /// process reads a heap that other threads change under the walk (a
+  /// block freed and allocated again between the walk and the read of the
+  /// free lists is lost, with every path through it). The threads are this
+  /// process's, listed just before the fork; the copy is killed when the
+  /// snapshot goes.
+  ///
+  /// Throws where a copy cannot be made or read (no `fork`, ptrace not
+  /// permitted): ``init(pid:registers:callerStackPointer:)`` still works there.
+  ///
+  /// ```swift
+  /// let snapshot = try ProcessSnapshot.ofFrozenCopy()
+  /// ```
+  public static func ofFrozenCopy(callerStackPointer: UInt? = nil) throws(Failure) -> ProcessSnapshot {
+    let marker = callerStackPointer ?? mv_currentStackPointer()
+    if let reason = Self.ownHeapUnsupportedReason { throw Failure(description: reason) }
+    let ownMap: MemoryMap
+    do {
+      ownMap = try MemoryMap(pid: getpid())
+    } catch {
+      throw Failure(description: error.description)
+    }
+    let threads = ThreadList(pid: getpid(), map: ownMap, memory: .current, callerStackPointer: marker)
+    let child = mv_forkFrozenCopy()
+    guard child > 0 else {
+      throw Failure(description: "cannot fork a copy of this process: \(String(cString: strerror(errno)))")
+    }
+    let copy = FrozenCopy(pid: child)
+    return try ProcessSnapshot(reading: child, copy: copy, threads: threads, registers: [], marker: marker)
+  }
+
+  /// Reads process `pid`: our own, another, or (`copy`) a frozen copy of
+  /// our own, whose `threads` are ours.
+  private init(
+    reading pid: pid_t, copy: FrozenCopy?, threads ownThreads: ThreadList?, registers: [ThreadRegisters],
+    marker: UInt
+  ) throws(Failure) {
+    let isOwn = pid == getpid() || copy != nil
     self.pid = pid
+    frozenCopy = copy
     memory = ProcessMemory(pid: pid)
     do {
       map = try MemoryMap(pid: pid)
@@ -60,9 +104,11 @@ public final class ProcessSnapshot: @unchecked Sendable {
       )
     }
     images = ImageList(map: map, memory: memory)
-    threads = ThreadList(
-      pid: pid, map: map, memory: memory, registers: registers,
-      callerStackPointer: pid == getpid() ? marker : nil)
+    threads =
+      ownThreads
+      ?? ThreadList(
+        pid: pid, map: map, memory: memory, registers: registers,
+        callerStackPointer: pid == getpid() ? marker : nil)
     do {
       heap = try MallocHeap(memory: memory, map: map, images: images)
     } catch {
@@ -70,9 +116,15 @@ public final class ProcessSnapshot: @unchecked Sendable {
     }
     roots = RootSet(
       map: map, images: images, threads: threads, heap: heap, memory: memory,
-      staticTLSSize: pid == getpid() ? Self.ownStaticTLSSize() : nil)
-    callerTask = pid == getpid() ? mv_currentTask() : 0
+      staticTLSSize: isOwn ? Self.ownStaticTLSSize() : nil)
+    callerTask = isOwn ? mv_currentTask() : 0
   }
+
+  /// The frozen copy this snapshot reads, if any (killed with the snapshot).
+  private let frozenCopy: FrozenCopy?
+
+  /// Whether this snapshot reads a frozen copy of this process (see ``ofFrozenCopy(callerStackPointer:)``).
+  public var isFrozenCopy: Bool { frozenCopy != nil }
 
   /// In our own process, the Swift task that took the snapshot (0 if none):
   /// its frames, and those of the tasks it is linked with (its parent, its
@@ -138,4 +190,12 @@ public final class ProcessSnapshot: @unchecked Sendable {
     _ = pointer
     return (farthest + 63) & ~63
   }
+}
+
+/// A stopped child forked by ``ProcessSnapshot/ofFrozenCopy(callerStackPointer:)``;
+/// killed and reaped when the last snapshot reading it goes.
+private final class FrozenCopy: Sendable {
+  let pid: pid_t
+  init(pid: pid_t) { self.pid = pid }
+  deinit { mv_endFrozenCopy(pid) }
 }

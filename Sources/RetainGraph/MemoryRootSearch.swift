@@ -77,11 +77,22 @@ final class MemoryRootSearch {
   }
 
   /// Takes a snapshot of this process with `registered` roots and builds its reference graph.
+  ///
+  /// The snapshot reads a frozen copy of the process (a stopped fork): its
+  /// memory is all of one instant, which a walk of the running heap is not
+  /// where other threads keep allocating (libdispatch moves its timer
+  /// heap's array many times a second in a live app: the running walk lost
+  /// that step). Where no copy can be made, the running process is read.
   static func scan(registered: [(address: UInt, name: String)]) -> Result<
     (ProcessSnapshot, PointerGraph), Failure
   > {
     do {
-      let snapshot = try ProcessSnapshot()
+      let snapshot: ProcessSnapshot
+      if let frozen = try? ProcessSnapshot.ofFrozenCopy() {
+        snapshot = frozen
+      } else {
+        snapshot = try ProcessSnapshot()
+      }
       for root in registered { snapshot.registerRoot(block: root.address, name: root.name) }
       return .success((snapshot, PointerGraph(snapshot: snapshot)))
     } catch {

@@ -264,3 +264,42 @@ void *mvt_releasePlainBuffer(void) {
   mvt_plainBuffer = NULL;
   return context;
 }
+
+// MARK: A holder replaced without pause
+
+void *mvt_movingHolder;
+static uintptr_t mvt_movingTarget;  // masked: only the holder points at it
+static atomic_int mvt_moving;
+static pthread_t mvt_mover;
+
+static void *mvt_move(void *argument) {
+  (void)argument;
+  while (atomic_load(&mvt_moving)) {
+    void **fresh = malloc(72);
+    fresh[0] = (void *)(mvt_movingTarget ^ MVT_MASK);
+    fresh[1] = fresh[0];
+    void *old = __atomic_exchange_n(&mvt_movingHolder, fresh, __ATOMIC_SEQ_CST);
+    free(old);
+  }
+  return NULL;
+}
+
+uintptr_t mvt_startMovingHolder(size_t size) {
+  void **first = malloc(72);
+  first[0] = calloc(1, size);
+  first[1] = first[0];
+  mvt_movingTarget = (uintptr_t)first[0] ^ MVT_MASK;
+  mvt_movingHolder = first;
+  atomic_store(&mvt_moving, 1);
+  pthread_create(&mvt_mover, NULL, mvt_move, NULL);
+  return mvt_movingTarget;
+}
+
+void mvt_stopMovingHolder(void) {
+  atomic_store(&mvt_moving, 0);
+  pthread_join(mvt_mover, NULL);
+  free(mvt_movingHolder);
+  mvt_movingHolder = NULL;
+  free((void *)(mvt_movingTarget ^ MVT_MASK));
+  mvt_movingTarget = 0;
+}

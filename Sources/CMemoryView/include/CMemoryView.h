@@ -105,6 +105,16 @@ pid_t mv_currentThreadID(void);
 void mv_forEachThreadLocalBlock(void (*body)(void *context, uintptr_t bias, uintptr_t block, size_t size),
                                 void *context);
 
+/// Forks a copy of the calling process that stops itself at once (SIGSTOP)
+/// and dies with its parent: its memory is this process's at the instant of
+/// the fork, still while other threads go on (glibc's fork holds malloc's
+/// locks across it, so the copy's heap is consistent). Returns the child's
+/// pid once it has stopped, or -1. End it with `mv_endFrozenCopy`.
+pid_t mv_forkFrozenCopy(void);
+
+/// Kills and reaps a copy made by `mv_forkFrozenCopy`.
+void mv_endFrozenCopy(pid_t child);
+
 /// The Swift task running on the calling thread (its heap object), or 0.
 uintptr_t mv_currentTask(void);
 

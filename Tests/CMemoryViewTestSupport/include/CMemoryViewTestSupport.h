@@ -60,6 +60,15 @@ void mvt_stopFreeingThread(void);
 void mvt_startChurn(int threads);
 void mvt_stopChurn(void);
 
+/// Starts a thread that, without pause, replaces the 72-byte block the global
+/// `mvt_movingHolder` holds by a fresh one (then frees the old one): each
+/// holds a block of `size` bytes, the only pointer to it. Returns that
+/// block's masked address. The way libdispatch moves its timer heap's array.
+uintptr_t mvt_startMovingHolder(size_t size);
+/// Stops the thread and frees the blocks.
+void mvt_stopMovingHolder(void);
+extern void *mvt_movingHolder;
+
 /// Forks a child that builds a list of `count` nodes of `size` bytes into
 /// `mvt_listHead`, then stops itself (SIGSTOP). Returns the child's pid once
 /// it has stopped (or -1), and writes the masked address of the list's last node.
