@@ -52,6 +52,28 @@ struct LiveKeysEndToEndTests {
     #expect(json?["label"] as? String == "Leaked: AlertController#1, DraftsScreen#1")
   }
 
+  /// The live app, whose main queue runs and whose scheduler arms dispatch
+  /// timers all the time (libdispatch moves its timer heap's array with
+  /// them), names the dispatch source's leak from libdispatch's global, as
+  /// `leaklab explain` does headless.
+  @Test func aDispatchSourceLeakIsExplainedFromLibdispatchsGlobalInTheLiveApp() throws {
+    let session = try start()
+    defer { session.kill() }
+    try session.sendKeys("/")
+    try session.type("DispatchSource")
+    try session.sendKeys("Enter", "Enter")
+    try session.waitFor(text: "[1 Start]")
+    try session.sendKeys("1")
+    try session.waitFor(text: "Polled 1×")
+    try session.sendKeys("Escape")
+    try session.waitUntil("the leak") { ScreenLabelReader.label(in: $0) == "Leaked: UploadProgressScreen#1" }
+    // The memory search runs in the background; its answer replaces the quick one.
+    try session.waitFor(text: "held from root: global _dispatch_timers_heap", timeout: .seconds(30))
+    try session.sendKeys("e")
+    try session.waitFor(text: "global _dispatch_timers_heap")
+    try session.waitFor(text: "Block (malloc block, 56 B)")
+  }
+
   @Test func slashFiltersAndEnterOpensTheMatch() throws {
     let session = try start()
     defer { session.kill() }
