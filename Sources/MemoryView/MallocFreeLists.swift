@@ -94,11 +94,24 @@ extension MallocWalk {
 
   /// Reads the candidate tcache in chunk `index`: every count must match its
   /// list, every list must hold chunks of its bin's size.
+  ///
+  /// In our own process the calling thread's tcache changes with every
+  /// allocation the scan makes: the buffers are allocated before the struct
+  /// is read, and nothing is allocated until its lists have been walked
+  /// (measured: growing an array mid-walk left the lists of three bins
+  /// pointing at chunks taken since, and the tcache was not believed).
   private mutating func readTcache(at index: Int, keys: inout [UInt: Int]) {
     let chunk = chunkAddress[index]
-    let bytes = memory.bytes(at: chunk + MallocLayout.headerSize, count: Int(MallocLayout.tcacheStructSize))
-    guard bytes.count == Int(MallocLayout.tcacheStructSize) else { return }
+    let capacity = Self.tcacheWalkCapacity
     var lists: [(bin: Int, first: UInt, count: Int)] = []
+    lists.reserveCapacity(MallocLayout.tcacheBins)
+    var found: [UInt] = []
+    found.reserveCapacity(capacity)
+    var foundKeys: [UInt] = []
+    foundKeys.reserveCapacity(capacity)
+    var bytes = [UInt8](repeating: 0, count: Int(MallocLayout.tcacheStructSize))
+    let copied = bytes.withUnsafeMutableBytes { memory.read(chunk + MallocLayout.headerSize, into: $0) }
+    guard copied == bytes.count else { return }
     let consistent = bytes.withUnsafeBytes { raw -> Bool in
       for bin in 0..<MallocLayout.tcacheBins {
         let count = Int(raw.load(fromByteOffset: bin * 2, as: UInt16.self))
@@ -108,9 +121,8 @@ extension MallocWalk {
       }
       return true
     }
-    guard consistent, !lists.isEmpty else { return }
+    guard consistent, !lists.isEmpty, lists.reduce(0, { $0 + $1.count }) <= capacity else { return }
     // Check the lists before believing this is a tcache.
-    var found: [UInt] = []
     for list in lists {
       let expected = MallocLayout.minimumChunk + UInt(list.bin) * MallocLayout.alignment
       var entry = list.first
@@ -121,17 +133,22 @@ extension MallocWalk {
           let header = memory.word(at: entry - 8), header & ~MallocLayout.flagBits == expected,
           let stored = memory.word(at: entry), let key = memory.word(at: entry + 8)
         else { return }
-        keys[key, default: 0] += 1
+        foundKeys.append(key)
         found.append(entry - MallocLayout.headerSize)
         entry = MallocLayout.reveal(stored, at: entry)
       }
     }
+    for key in foundKeys { keys[key, default: 0] += 1 }
     report.tcaches += 1
     chunkFlag[index] |= ChunkFlag.allocatorInternal
     for cached in found { freeChunks.append(cached) }
     cachedChunks.formUnion(found)
     report.freeInTcache += found.count
   }
+
+  /// The most chunks one tcache's lists are walked for: glibc's default of
+  /// 7 per bin for its 64 bins, with room for a raised `tcache_count` tunable.
+  static let tcacheWalkCapacity = 64 * 7 * 4
 
   /// Marks the chunks on the lists free, then any other chunk a tcache could
   /// hold whose key word is the tcache key.

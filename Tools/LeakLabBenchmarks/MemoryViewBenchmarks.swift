@@ -42,7 +42,14 @@ func runMemoryViewBenchmarks() {
     return cpu
   }
 
-  _ = timed("heap walk (maps, images, threads, blocks, roots)", repetitions: 5) { _ = try? ProcessSnapshot() }
+  let running = timed("heap walk (maps, images, threads, blocks, roots)", repetitions: 5) {
+    _ = try? ProcessSnapshot()
+  }
+  // What the explainer does: fork a stopped copy, walk it, kill it.
+  let frozen = timed("heap walk of a frozen copy (fork, walk, kill)", repetitions: 5) {
+    _ = try? ProcessSnapshot.ofFrozenCopy()
+  }
+  rows[rows.count - 1].append(ratio(frozen, running) + " the running walk's CPU time")
   guard let snapshot = try? ProcessSnapshot(), let block = snapshot.heap.index(containing: target) else {
     print("MemoryView: cannot take a snapshot of this process")
     return
@@ -58,7 +65,12 @@ func runMemoryViewBenchmarks() {
   }
   let graph = PointerGraph(snapshot: snapshot)
   _ = timed("path to a root on the graph", repetitions: 7) {
-    precondition(graph.pathToRoot(from: block).path?.blocks.count ?? 0 >= depth, "no path found")
+    let path = graph.pathToRoot(from: block).path
+    guard path?.blocks.count ?? 0 >= depth else {
+      fatalError(
+        "no path through the chain: \(path.map { "\($0.blocks.count) blocks from \($0.root.kind)" } ?? "none")"
+      )
+    }
   }
   let whole = timed("path to a root, whole (walk + graph + search) (goal ≤ 200 ms)", repetitions: 5) {
     guard let fresh = try? ProcessSnapshot(), let block = fresh.heap.index(containing: target) else { return }
