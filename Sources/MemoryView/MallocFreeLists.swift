@@ -186,7 +186,15 @@ extension MallocWalk {
     let sizes = blockSizes.base!
     let flagsOut = blockFlags.base!
     var kept = 0
+    var end: UInt = 0
     for index in 0..<chunkCount {
+      // Heaps walked while they change can overlap (one grew into the
+      // range another was found in): the blocks stay in address order,
+      // each after the last, or the scan and the index would misread them.
+      guard chunkAddress[index] >= end else {
+        report.overlapping += 1
+        continue
+      }
       let flags = chunkFlag[index]
       if flags & ChunkFlag.inUse == 0 {
         report.freeInBins += 1
@@ -195,6 +203,7 @@ extension MallocWalk {
       guard flags & ChunkFlag.free == 0 else { continue }
       let origin = flags & 3
       let overhead = origin == MallocBlock.Origin.mmapped.rawValue ? MallocLayout.headerSize : 8
+      end = chunkAddress[index] + chunkSize[index]
       starts[kept] = chunkAddress[index] + MallocLayout.headerSize
       firstWords[kept] = chunkFirstWord[index]
       sizes[kept] = chunkSize[index] - overhead

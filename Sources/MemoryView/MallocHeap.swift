@@ -163,6 +163,9 @@ public struct MallocReport: Sendable, Hashable {
   /// Chunks on a tcache list that malloc had handed out again by the time
   /// they were checked (their key gone): live, kept as blocks.
   public var reusedSinceListed = 0
+  /// Chunks left out because they began inside a block already kept (heaps
+  /// that changed while they were walked, seen to overlap).
+  public var overlapping = 0
   /// Places where a header did not make sense (a heap changing under a live
   /// scan, or memory that is not what it seemed): the walk of that heap stopped there.
   public var notes: [String] = []

@@ -91,7 +91,9 @@ struct WordScanner {
       let windowEnd = start + UInt(window)
       // Every block that fits in this window.
       var next = position
-      while next < count, starts[next] <= windowEnd, sizes[next] <= windowEnd - starts[next] {
+      while next < count, starts[next] >= start, starts[next] <= windowEnd,
+        sizes[next] <= windowEnd - starts[next]
+      {
         let words = Int(sizes[next]) / 8
         let offset = Int(starts[next] - start)
         let block = (bytes + offset).assumingMemoryBound(to: UInt.self)

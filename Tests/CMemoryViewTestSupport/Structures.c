@@ -278,7 +278,10 @@ static void *mvt_move(void *argument) {
     void **fresh = malloc(72);
     fresh[0] = (void *)(mvt_movingTarget ^ MVT_MASK);
     fresh[1] = fresh[0];
-    void *old = __atomic_exchange_n(&mvt_movingHolder, fresh, __ATOMIC_SEQ_CST);
+    void **old = __atomic_exchange_n(&mvt_movingHolder, fresh, __ATOMIC_SEQ_CST);
+    // No stale copy of the address in freed memory (whatever reuses the
+    // chunk would point at the block too, a path as short as the holder's).
+    if (old != NULL) memset(old, 0, 2 * sizeof(void *));
     free(old);
   }
   return NULL;

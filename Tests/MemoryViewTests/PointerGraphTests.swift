@@ -215,6 +215,13 @@ extension CStructureTests {
       defer { mvt_stopChurn() }
       for _ in 0..<3 {
         let snapshot = try ProcessSnapshot()
+        // Blocks in address order, none inside another (heaps that changed
+        // while walked once overlapped: the word scanner trapped).
+        let heap = snapshot.heap
+        let ordered = (1..<max(heap.count, 1)).allSatisfy {
+          heap[$0 - 1].range.upperBound <= heap[$0].address
+        }
+        #expect(ordered, "\(heap.report)")
         try expectWholeList(in: PointerGraph(snapshot: snapshot), head: mvt_listHeadAddress(), nodes: 30)
       }
     }
