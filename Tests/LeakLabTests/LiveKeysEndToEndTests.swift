@@ -1,5 +1,6 @@
 import Foundation
 import LeakLab
+import LeakLabTestSupport
 import StepScripts
 import TerminalAutomation
 import Testing
@@ -56,7 +57,7 @@ struct LiveKeysEndToEndTests {
   /// timers all the time (libdispatch moves its timer heap's array with
   /// them), names the dispatch source's leak from libdispatch's global, as
   /// `leaklab explain` does headless.
-  @Test func aDispatchSourceLeakIsExplainedFromLibdispatchsGlobalInTheLiveApp() throws {
+  @Test(.memoryViewSupported) func aDispatchSourceLeakIsExplainedFromLibdispatchsGlobalInTheLiveApp() throws {
     let session = try start()
     defer { session.kill() }
     try session.sendKeys("/")
