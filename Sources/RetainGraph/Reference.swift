@@ -39,7 +39,15 @@ public enum ObjectKind: String, Sendable, Hashable {
 /// reference, only what was read while the object was alive.
 public struct ObjectInfo: Sendable, Hashable, CustomStringConvertible {
   /// The object's address when it was inspected.
-  public var address: UInt
+  public var address: UInt {
+    get { ~invertedAddress }
+    set { invertedAddress = ~newValue }
+  }
+  /// The address, kept inverted: explanations live as long as their reports
+  /// (the app keeps a log of them), and a conservative scan — `leaklab leaks`,
+  /// the memory search — would read a plain address as a pointer holding the
+  /// leaked object.
+  private var invertedAddress: UInt
   /// The unqualified type name (`AlertController`, `closure`, `Dictionary storage`).
   public var typeName: String
   /// The name the caller's naming function gave (`AlertController#1`), else the type name.
@@ -49,7 +57,7 @@ public struct ObjectInfo: Sendable, Hashable, CustomStringConvertible {
 
   /// Creates the description of a heap object.
   public init(address: UInt, typeName: String, name: String? = nil, kind: ObjectKind = .object) {
-    self.address = address
+    self.invertedAddress = ~address
     self.typeName = typeName
     self.name = name ?? typeName
     self.kind = kind
