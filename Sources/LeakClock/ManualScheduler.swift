@@ -41,8 +41,8 @@ public final class ManualScheduler: Scheduler, @unchecked Sendable {
   /// Counts the moments something may have changed: other work ran, or the
   /// test called in. A poll runs only if this moved since it was scheduled.
   private var epoch: UInt64 = 0
-  /// Polls that came due with nothing changed, and the epoch each was scheduled in.
-  private var parked: [(work: ScheduledWork, epoch: UInt64)] = []
+  /// Polls that came due with nothing changed (each keeps the epoch it was scheduled in).
+  private var parked: [ScheduledWork] = []
 
   /// Creates a scheduler whose clock starts at zero.
   public init() {}
@@ -85,7 +85,7 @@ public final class ManualScheduler: Scheduler, @unchecked Sendable {
   /// Pending work in deadline order, waiting polls included.
   public var pendingWork: [ScheduledWork] {
     lock.withLock {
-      let waiting = parked.map(\.work).filter(\.isPending)
+      let waiting = parked.filter(\.isPending)
       let queued = queue.filter(\.isPending)
       guard !waiting.isEmpty else { return queued }
       return (waiting + queued).sorted { ($0.deadline, $0.sequence) < ($1.deadline, $1.sequence) }
@@ -140,10 +140,8 @@ public final class ManualScheduler: Scheduler, @unchecked Sendable {
       while let first = queue.first, first.deadline <= target {
         queue.removeFirst()
         current = max(current, first.deadline)
-        let scheduledIn = first.pollEpoch
-        first.pollEpoch = nil
-        if first.isPoll, let scheduledIn, scheduledIn == epoch {
-          parked.append((first, scheduledIn))
+        if first.isPoll, first.pollEpoch == epoch {
+          parked.append(first)
           continue
         }
         return first
@@ -159,11 +157,10 @@ public final class ManualScheduler: Scheduler, @unchecked Sendable {
       epoch += 1
       let waiting = parked
       parked.removeAll()
-      for (item, scheduledIn) in waiting where item.isPending {
+      for item in waiting where item.isPending {
         item.deadline = max(item.deadline, current)
         item.sequence = nextSequence
         nextSequence += 1
-        item.pollEpoch = scheduledIn
         queue.insert(item, at: insertionIndex(for: item))
       }
     }

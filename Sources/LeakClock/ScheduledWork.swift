@@ -13,7 +13,7 @@ public final class ScheduledWork: @unchecked Sendable {
   public internal(set) var sequence: UInt64
   /// Whether the work only looks for a change (``Scheduler/schedulePoll(after:_:)``).
   public let isPoll: Bool
-  /// For a queued poll of a ``ManualScheduler``: the epoch it was scheduled
+  /// For a poll of a ``ManualScheduler``: the epoch it was scheduled
   /// in (read and written under that scheduler's lock).
   var pollEpoch: UInt64?
 

@@ -60,9 +60,6 @@ struct WordScanner {
     }
   }
 
-  /// The largest block the scanner believes (1 TiB).
-  static let largestBlock: UInt = 1 << 40
-
   /// The first three words of a block (0 past its end).
   typealias BlockHead = (UInt, UInt, UInt)
 
@@ -91,9 +88,7 @@ struct WordScanner {
       let windowEnd = start + UInt(window)
       // Every block that fits in this window.
       var next = position
-      while next < count, starts[next] >= start, starts[next] <= windowEnd,
-        sizes[next] <= windowEnd - starts[next]
-      {
+      while next < count, starts[next] + sizes[next] <= windowEnd {
         let words = Int(sizes[next]) / 8
         let offset = Int(starts[next] - start)
         let block = (bytes + offset).assumingMemoryBound(to: UInt.self)
@@ -110,12 +105,6 @@ struct WordScanner {
         // One block larger than a window: scan it in pieces.
         let block = position
         let address = starts[block]
-        // A size no heap can hold (a table read while it changed, seen once
-        // under churn as an overflow here) is skipped, not trusted.
-        guard sizes[block] <= Self.largestBlock, address <= UInt.max - sizes[block] else {
-          position += 1
-          continue
-        }
         let head = (
           reader.memory.word(at: address) ?? 0, reader.memory.word(at: address + 8) ?? 0,
           reader.memory.word(at: address + 16) ?? 0
