@@ -230,11 +230,15 @@ final class MemoryRootSearch {
   /// when it does not hold `target` (see ``admits(_:_:)``): 1, or 2 from a
   /// plain C buffer (a block that does not start like an object), 3 from
   /// one over 1 KiB (a table grown ahead of its count): where stale words
-  /// are likeliest.
+  /// are likeliest. A step from C memory into a Swift object costs 2 more:
+  /// a word there may be a stale copy of a recycled address (measured: one
+  /// in an ICU `Locale`'s name buffer named a test's object), so a chain of
+  /// Swift references to an equally good root is believed first.
   func cost(_ source: Int, _ target: Int) -> Int? {
     guard admits(source, target) else { return nil }
-    guard kind(of: source) == nil, !isTyped(source) else { return 1 }
-    return snapshot.heap[source].size > 1024 ? 3 : 2
+    guard kind(of: source) == nil else { return 1 }
+    let step = isTyped(source) ? 1 : snapshot.heap[source].size > 1024 ? 3 : 2
+    return kind(of: target) == nil ? step : step + 2
   }
 
   /// The roots an explanation believes: globals, thread-local storage,

@@ -126,6 +126,24 @@ import Testing
     #expect(path.steps[1].isConservative)
   }
 
+  /// A word in C memory may be a stale copy of a recycled address: where a
+  /// chain of Swift references leads to an equally good root, it is believed
+  /// first, even when it is one step longer.
+  @Test func aChainOfSwiftReferencesIsBelievedBeforeAWordInCMemory() throws {
+    let first = Held()
+    let second = Held()
+    first.back = second
+    memoryRootHolder.held = first
+    mvt_holdInTypedStruct(Unmanaged.passRetained(second).toOpaque())
+    defer {
+      Unmanaged<Held>.fromOpaque(mvt_releaseTypedStruct()).release()
+      memoryRootHolder.held = nil
+    }
+    let path = try #require(explainer.explain(second).rootPath)
+    #expect(path.start.name == "global memoryRootHolder in LeakLabPackageTests.xctest", "\(path)")
+    #expect(path.steps.map(\.label) == ["", "held", "back"])
+  }
+
   @Test func aPlainCBufferIsNotBelievedToHoldASwiftObject() {
     // Plain buffers' stale words are the usual false step: not followed into Swift objects.
     let held = Held()
