@@ -41,6 +41,8 @@ final class MemoryRootSearch {
   private var typed: [Int: Bool] = [:]
   /// The explainer's own memory: never a step on a path.
   private var excluded = Set<Int>()
+  /// The first word of every Swift task object (nil when unknown).
+  private let taskMetadata: UInt?
 
   /// A search over `graph`; `own` are addresses of the explainer's own
   /// objects (its engine and session), whose C memory (the Remote Mirror
@@ -49,6 +51,7 @@ final class MemoryRootSearch {
     self.snapshot = snapshot
     self.graph = graph
     self.session = session
+    taskMetadata = snapshot.taskMetadata
     // The C memory a few steps from the engine and session that belongs to
     // the Remote Mirror library (its C++ objects, or plain buffers).
     let library = snapshot.images.images.first { $0.name.hasPrefix("libswiftRemoteMirror") }
@@ -144,6 +147,10 @@ final class MemoryRootSearch {
       return kind(of: source) != nil && isCoreFoundationObject(source)
     }
     guard kind(of: source) != nil else {
+      // A Swift task holds its closure's context; its other words are bookkeeping and stale storage.
+      if let taskMetadata, snapshot.heap.firstWord(of: source) == taskMetadata {
+        return targetKind == .closureContext
+      }
       return isTyped(source) || (isCoreFoundationObject(target) && isCoreFoundationStorage(source))
     }
     let address = snapshot.heap[target].address

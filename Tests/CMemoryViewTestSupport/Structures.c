@@ -306,3 +306,12 @@ void mvt_stopMovingHolder(void) {
   free((void *)(mvt_movingTarget ^ MVT_MASK));
   mvt_movingTarget = 0;
 }
+
+size_t mvt_usableSize(const void *block) { return malloc_usable_size((void *)block); }
+
+void mvt_leaveStaleWords(size_t size, uintptr_t word) {
+  // Volatile: stores into a block about to be freed are otherwise dropped.
+  volatile uintptr_t *block = malloc(size);
+  for (size_t index = 0; index < size / sizeof(uintptr_t); index++) block[index] = word;
+  free((void *)block);
+}

@@ -90,4 +90,11 @@ void *mvt_releasePlainBuffer(void);
 uintptr_t mvt_makeUnreferenced(size_t size);
 void mvt_freeMasked(uintptr_t masked);
 
+/// The usable size of the malloc block at `block` (glibc's `malloc_usable_size`).
+size_t mvt_usableSize(const void *block);
+/// Allocates a block of `size` bytes, fills every word of it with `word` and
+/// frees it: the next block of that size this thread allocates starts with
+/// those stale words wherever its owner does not write.
+void mvt_leaveStaleWords(size_t size, uintptr_t word);
+
 #endif

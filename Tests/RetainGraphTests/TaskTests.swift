@@ -1,0 +1,51 @@
+import CMemoryViewTestSupport
+import LeakLabTestSupport
+import Testing
+
+@testable import RetainGraph
+
+/// A Swift task's object, which no metadata lays out: it holds its closure's
+/// context, and the words of its block it has not written (what the block
+/// held before) hold nothing.
+@Suite struct TaskTests {
+  final class Captured: Sendable {}
+  /// Of an unusual size: its address is unlikely to be a recycled one whose
+  /// stale copies linger elsewhere (other threads' stacks, libraries' buffers).
+  final class Victim {
+    var words:
+      (Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int) =
+        (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+  }
+
+  /// A task that waits until cancelled, holding `captured`, in a block whose
+  /// unwritten words all point at `victim`.
+  static func taskOverStaleWords(capturing captured: Captured, pointingAt victim: Victim) -> Task<Void, Never>
+  {
+    let probe = Task { withExtendedLifetime(captured) {} }
+    let size = mvt_usableSize(unsafeBitCast(probe, to: UnsafeRawPointer.self))
+    mvt_leaveStaleWords(size, UInt(bitPattern: Unmanaged.passUnretained(victim).toOpaque()))
+    return Task {
+      try? await Task.sleep(for: .seconds(3600))
+      withExtendedLifetime(captured) {}
+    }
+  }
+
+  @Test func aTaskHoldsItsClosuresContextAndNotTheStaleWordsOfItsBlock() throws {
+    let explainer = RetainExplainer(searchesMemory: false)
+    let victim = Victim()
+    let task = Self.taskOverStaleWords(capturing: Captured(), pointingAt: victim)
+    defer { task.cancel() }
+    let references = explainer.references(of: unsafeBitCast(task, to: AnyObject.self))
+    #expect(references.contains { $0.target.kind == .closureContext }, "\(references)")
+    #expect(
+      !references.contains { $0.target.address == RetainExplainer.address(of: victim) }, "\(references)")
+  }
+
+  @Test(.memoryViewSupported) func aTaskIsNotBelievedToHoldWhatItsStaleWordsPointAt() {
+    let victim = Victim()
+    let task = Self.taskOverStaleWords(capturing: Captured(), pointingAt: victim)
+    defer { task.cancel() }
+    let explanation = RetainExplainer().explain(victim)
+    #expect(explanation.rootPath == nil, "\(explanation)")
+  }
+}
