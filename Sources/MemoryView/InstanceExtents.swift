@@ -14,7 +14,10 @@
 /// bits count the bytes after it), so key paths — long-lived, cached in
 /// globals — are cut exactly too; a native string's storage holds no
 /// reference unless it has breadcrumbs (the top bit of its capacity word):
-/// measured, a string's slack kept a leaked screen's button reachable.
+/// measured, a string's slack kept a leaked screen's button reachable. A heap
+/// Block is as long as its descriptor says (`Block_copy` allocates exactly
+/// that): measured, a dispatch work item's Block's slack gave a test's
+/// object a false path from libdispatch's timer heap.
 ///
 /// Only metadata inside a loaded image or outside the malloc heap is looked
 /// at (a block's first word elsewhere is not class metadata worth the reads);
@@ -46,7 +49,17 @@ public final class InstanceExtents {
     /// A native string's storage: code units, and a pointer to its
     /// breadcrumbs only when its capacity word's top bit says so.
     case stringStorage
+    /// A heap Block (`_NSConcreteMallocBlock`): `Block_copy` allocates
+    /// exactly its descriptor's size, the rest is malloc's slack.
+    case block
   }
+
+  /// Per Block descriptor: the size it gives (0: unreadable or implausible).
+  private var blockSizes: [UInt: Int] = [:]
+  /// The first word of every heap Block: `_NSConcreteMallocBlock` in the
+  /// Blocks runtime (nil when it is not loaded).
+  private lazy var mallocBlockClass: UInt? = images.images.first { $0.name.hasPrefix("libBlocksRuntime") }?
+    .address(ofSymbol: "_NSConcreteMallocBlock", kinds: .object)
 
   /// Classes whose instances carry tail-allocated elements (their own names
   /// or an ancestor's, as the class context descriptor spells them).
@@ -85,6 +98,10 @@ public final class InstanceExtents {
       guard count >= 32 else { return nil }
       let capacityAndFlags = bytes.loadUnaligned(fromByteOffset: 16, as: UInt64.self)
       return capacityAndFlags >> 63 == 0 ? 32 : nil
+    case .block:
+      guard count >= 32 else { return nil }
+      let size = blockSize(descriptor: UInt(bytes.loadUnaligned(fromByteOffset: 24, as: UInt64.self)))
+      return size >= 32 && size <= count ? size : nil
     case .keyPath(let tailStart):
       guard tailStart + 4 <= count else { return nil }
       let header = bytes.loadUnaligned(fromByteOffset: tailStart, as: UInt32.self)
@@ -98,6 +115,7 @@ public final class InstanceExtents {
   private func compute(_ metadata: UInt) -> Extent {
     let image = images.image(containing: metadata)
     guard image != nil || !heapRanges.contains(where: { $0.contains(metadata) }) else { return .whole }
+    if metadata == mallocBlockClass { return .block }
     if let name = image?.name, name.hasPrefix("libFoundation") { return .whole }
     guard memory.word(at: metadata) == 0, let size = memory.uint32(at: metadata + 24), size >= 16,
       size < 1 << 20
@@ -115,6 +133,14 @@ public final class InstanceExtents {
       current = memory.word(at: current + 8) ?? 0
     }
     return .fixed(Int(size))
+  }
+
+  /// The size a Block descriptor at `descriptor` gives (its second word), once per descriptor.
+  private func blockSize(descriptor: UInt) -> Int {
+    if let known = blockSizes[descriptor] { return known }
+    let size = memory.word(at: descriptor + 8).map { $0 < 1 << 20 ? Int($0) : 0 } ?? 0
+    blockSizes[descriptor] = size
+    return size
   }
 
   /// The bytes of a block that hold a C string (`strdup`): at least eight

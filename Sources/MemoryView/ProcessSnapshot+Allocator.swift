@@ -30,7 +30,8 @@ extension ProcessSnapshot {
   /// The usable size of the block this process's malloc gave at `address`,
   /// from glibc's chunk header read with `read` (a safe reader), or nil when
   /// malloc is not glibc's or the header does not look like one (the block
-  /// was freed and reused).
+  /// was freed and reused: the word before it may then be anything, even a
+  /// size no address space holds).
   ///
   /// ```swift
   /// let size = ProcessSnapshot.usableSizeOfOwnBlock(at: address) { ProcessMemory.current.word(at: $0) }
@@ -40,9 +41,9 @@ extension ProcessSnapshot {
     let chunkSize = header & ~MallocLayout.flagBits
     // A mmapped chunk has no next chunk whose first word it may use.
     let overhead = header & MallocLayout.isMapped != 0 ? MallocLayout.headerSize : 8
-    guard chunkSize >= MallocLayout.minimumChunk, chunkSize & (MallocLayout.alignment - 1) == 0 else {
-      return nil
-    }
+    guard chunkSize >= MallocLayout.minimumChunk, chunkSize < 1 << 47,
+      chunkSize & (MallocLayout.alignment - 1) == 0
+    else { return nil }
     return Int(chunkSize - overhead)
   }
 }

@@ -33,8 +33,8 @@ final class AssertAllPropertiesNilXCTests: FailureRecordingTestCase {
         ? "; retained by: held from root: global XCTCurrentTestCase in libXCTest.so → (conservative)"
           + " AssertAllPropertiesNilXCTests → \(property): \(type) (strong)" : ""
     }
-    XCTAssertEqual(
-      failures.map(\.message),
+    assertMessages(
+      failures,
       [
         "`presenter` (Presenter) is still set after teardown" + rootPath("presenter", "Presenter"),
         "`service` (Service) is still set after teardown" + rootPath("service", "Service"),

@@ -27,7 +27,7 @@ final class AssertDeallocationXCTests: FailureRecordingTestCase {
       XCTAssertEqual(result.failures, [message])
       leaked?.breakCycle()
     }
-    XCTAssertEqual(failures.map(\.message), [message])
+    assertMessages(failures, [message])
     XCTAssertEqual(failures.map(\.line), [callLine])
     XCTAssertEqual(failures.map(\.file), ["\(#filePath)"])
   }
@@ -48,8 +48,8 @@ final class AssertDeallocationXCTests: FailureRecordingTestCase {
       XCTAssertEqual(world.detector.summaryLabel, "Leaked: FeedScreen#1")
       leaked?.onRefresh = nil
     }
-    XCTAssertEqual(
-      failures.map(\.message),
+    assertMessages(
+      failures,
       [
         "FeedScreen is still alive 2.0 s after it was dismissed;"
           + " retained by: retain cycle: FeedScreen → onRefresh: closure in FeedScreen.leak()"
@@ -63,8 +63,8 @@ final class AssertDeallocationXCTests: FailureRecordingTestCase {
       assertDeallocation(of: { Owner(strongDelegate: true) }, using: { leaked = $0 })
       leaked?.child.strongDelegate = nil
     }
-    XCTAssertEqual(
-      failures.map(\.message),
+    assertMessages(
+      failures,
       [
         "Owner is still alive after it should have deallocated;"
           + " retained by: retain cycle: Owner → child: Child → strongDelegate: Owner (strong)"
@@ -83,7 +83,7 @@ final class AssertDeallocationXCTests: FailureRecordingTestCase {
         explain: noRetainPath)
       leaked?.breakCycle()
     }
-    XCTAssertEqual(failures.map(\.message), ["ClosureHolder is still alive after it should have deallocated"])
+    assertMessages(failures, ["ClosureHolder is still alive after it should have deallocated"])
   }
 
   func testWaitsOnTheManualClockUntilPendingWorkRuns() {

@@ -16,8 +16,8 @@ final class AssertModuleDeallocatesXCTests: FailureRecordingTestCase {
       assertModuleDeallocates({ makeAndExpose(strong: true) }, using: { leaked = $0.presenter })
       leaked?.strongScreen = nil
     }
-    XCTAssertEqual(
-      failures.map(\.message),
+    assertMessages(
+      failures,
       [
         "module part `screen` (ModuleScreen) is still alive after the module was released;"
           + " retained by: retain cycle: ModuleScreen → presenter: Presenter → strongScreen: ModuleScreen (strong)",

@@ -69,12 +69,23 @@ class FailureRecordingTestCase: XCTestCase {
     recorder.expectedAtTeardown = (messages, file, line)
   }
 
+  /// Checks that the failures recorded have exactly the messages
+  /// `expected`, in order (an incidental root path left out: see
+  /// ``withoutIncidentalRootPath(_:expected:)``).
+  func assertMessages(
+    _ failures: [RecordedFailure], _ expected: [String], file: StaticString = #filePath, line: UInt = #line
+  ) {
+    XCTAssertEqual(
+      failures.map { withoutIncidentalRootPath($0.message, expected: expected) }, expected, file: file,
+      line: line)
+  }
+
   override func tearDown() {
     if let expected = recorder.expectedAtTeardown {
-      let messages = (recorder.failures ?? []).map(\.message)
+      let failures = recorder.failures ?? []
       recorder.failures = nil
       recorder.expectedAtTeardown = nil
-      XCTAssertEqual(messages, expected.messages, file: expected.file, line: expected.line)
+      assertMessages(failures, expected.messages, file: expected.file, line: expected.line)
     }
     super.tearDown()
   }

@@ -30,8 +30,8 @@ final class LeakStepTestXCTests: FailureRecordingTestCase {
       transcript = steps.transcript
       world.window.rootScreen = nil
     }
-    XCTAssertEqual(
-      failures.map(\.message),
+    assertMessages(
+      failures,
       ["step 4 'close feed again' leaked: expected `No issues detected`, got `Leaked: FeedScreen#1`"])
     XCTAssertEqual(
       transcript,

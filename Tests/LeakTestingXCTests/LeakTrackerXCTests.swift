@@ -40,8 +40,8 @@ final class LeakTrackerXCTests: FailureRecordingTestCase {
     let trackedLine = #line - 1
     leaks.track(Owner(strongDelegate: false))
     let failures = recordingFailures { leaks.verify() }
-    XCTAssertEqual(
-      failures.map(\.message),
+    assertMessages(
+      failures,
       [
         "ClosureHolder is still alive at the end of the test;"
           + " retained by: retain cycle: ClosureHolder → onChange: closure in ClosureHolder.captureSelf()"

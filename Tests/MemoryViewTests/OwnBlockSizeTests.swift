@@ -24,4 +24,12 @@ import Testing
     let words: [UInt: UInt] = [0x1000 - 8: 0x1234_5678]
     #expect(ProcessSnapshot.usableSizeOfOwnBlock(at: 0x1000) { words[$0] } == nil)
   }
+
+  /// The word before a block freed and reused while the explainer looks can
+  /// be any word: measured, the live app's background search trapped on one
+  /// too large for an `Int`.
+  @Test(arguments: [UInt.max & ~15, 1 << 63, 1 << 47])
+  func aHeaderNoAddressSpaceHoldsGivesNothing(header: UInt) {
+    #expect(ProcessSnapshot.usableSizeOfOwnBlock(at: 0x1000) { $0 == 0x1000 - 8 ? header : nil } == nil)
+  }
 }

@@ -4,10 +4,10 @@ import Testing
 
 @testable import RetainGraph
 
-/// A Swift task's object, which no metadata lays out: it holds its closure's
-/// context, and the words of its block it has not written (what the block
-/// held before) hold nothing.
-@Suite struct TaskTests {
+/// Words of a heap block that its owner has not written keep what the block
+/// held before: they hold nothing. Each test builds an object over a block
+/// whose every word points at a victim.
+@Suite struct StaleWordsTests {
   final class Captured: Sendable {}
   /// Of an unusual size: its address is unlikely to be a recycled one whose
   /// stale copies linger elsewhere (other threads' stacks, libraries' buffers).
@@ -48,4 +48,22 @@ import Testing
     let explanation = RetainExplainer().explain(victim)
     #expect(explanation.rootPath == nil, "\(explanation)")
   }
+
+  /// A heap Block is as long as its descriptor says (`Block_copy` allocates
+  /// exactly that); the rest of its malloc block is slack.
+  @Test(.memoryViewSupported) func aHeapBlocksSlackHoldsNothing() {
+    let victim = Victim()
+    let captured = Captured()
+    staleWordsBlock = { withExtendedLifetime(captured) {} }
+    let size = mvt_usableSize(unsafeBitCast(staleWordsBlock, to: UnsafeRawPointer.self))
+    staleWordsBlock = nil
+    mvt_leaveStaleWords(size, UInt(bitPattern: Unmanaged.passUnretained(victim).toOpaque()))
+    staleWordsBlock = { withExtendedLifetime(captured) {} }
+    defer { staleWordsBlock = nil }
+    let explanation = RetainExplainer().explain(victim)
+    #expect(explanation.rootPath == nil, "\(explanation)")
+  }
 }
+
+/// A Block a global holds (a root).
+nonisolated(unsafe) var staleWordsBlock: (@convention(block) () -> Void)?

@@ -1,8 +1,9 @@
+import LeakLabTestSupport
 import Testing
 
 /// The comparison the other suites' expected messages go through: only an
 /// appended root path is incidental, the rest must match exactly.
-@Suite struct ExpectIssuesTests {
+@Suite struct IncidentalRootPathTests {
   let cycle =
     "`screen` (Screen) is still alive; retained by: retain cycle: Screen → p: P → s: Screen (strong)"
 
