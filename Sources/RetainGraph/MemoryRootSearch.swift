@@ -35,6 +35,9 @@ final class MemoryRootSearch {
   private var kindByFirstWord: [UInt: ObjectKind?] = [:]
   /// Per Swift object: the addresses its strong references hold.
   private var strongTargets: [Int: Set<UInt>] = [:]
+  /// Per Swift object: the addresses its metadata's strong references hold
+  /// (fields, captures, elements: not words of its opaque parts).
+  private var exactTargets: [Int: Set<UInt>] = [:]
   /// Per plain block: whether a CoreFoundation object holds it.
   private var storage: [Int: Bool] = [:]
   /// Per block of C memory: whether its first word points into an image.
@@ -217,7 +220,9 @@ final class MemoryRootSearch {
     var edges: [RawEdge] = []
     let block = snapshot.heap[index]
     let layout = session.edges(of: block.address, strongOnly: false, into: &edges)
-    var targets = Set(edges.filter { $0.strength == .strong || $0.strength == .unmanaged }.map(\.target))
+    let holding = edges.filter { $0.strength == .strong || $0.strength == .unmanaged }
+    exactTargets[index] = Set(holding.filter { !$0.isConservative }.map(\.target))
+    var targets = Set(holding.map(\.target))
     let opaqueTail =
       layout.map {
         $0.kind == .object && Self.isCoreFoundationBridge($0.typeName) && block.size > UInt($0.size) + 16
@@ -237,15 +242,23 @@ final class MemoryRootSearch {
   /// when it does not hold `target` (see ``admits(_:_:)``): 1, or 2 from a
   /// plain C buffer (a block that does not start like an object), 3 from
   /// one over 1 KiB (a table grown ahead of its count): where stale words
-  /// are likeliest. A step from C memory into a Swift object costs 2 more:
-  /// a word there may be a stale copy of a recycled address (measured: one
-  /// in an ICU `Locale`'s name buffer named a test's object), so a chain of
-  /// Swift references to an equally good root is believed first.
+  /// are likeliest. A conservative step into a Swift object (a word of C
+  /// memory, or of a Swift object's part its metadata cannot lay out) costs 2
+  /// more, except into a CoreFoundation object (C data behind a Swift class,
+  /// which C memory holds all along a run loop's path): such a word may be a
+  /// stale copy of a recycled address (measured: one in an ICU `Locale`'s
+  /// name buffer named a test's object), so a chain of references Swift
+  /// metadata names, to an equally good root, is believed first.
   func cost(_ source: Int, _ target: Int) -> Int? {
     guard admits(source, target) else { return nil }
-    guard kind(of: source) == nil else { return 1 }
+    let intoSwift = kind(of: target) != nil && !isCoreFoundationObject(target)
+    guard kind(of: source) == nil else {
+      guard intoSwift else { return 1 }
+      _ = strongTargets(of: source)
+      return exactTargets[source]?.contains(snapshot.heap[target].address) == true ? 1 : 3
+    }
     let step = isTyped(source) ? 1 : snapshot.heap[source].size > 1024 ? 3 : 2
-    return kind(of: target) == nil ? step : step + 2
+    return intoSwift ? step + 2 : step
   }
 
   /// The roots an explanation believes: globals, thread-local storage,

@@ -49,8 +49,15 @@ import Testing
   }
 
   @Test func anObjectOnlyTheCallerHoldsIsNotVisibleAndSaysWhy() {
-    let held = Lonely()
-    let explanation = explainer.explain(held)
+    // A word in another library's memory can still be a stale copy of the
+    // new object's address (measured: one in Foundation's UTF-8 converter, 1
+    // full run in 6): the answer must hold for one of three fresh objects.
+    var objects = [Lonely()]  // each kept: the next one gets another address
+    var explanation = explainer.explain(objects[0])
+    while explanation.rootPath != nil, objects.count < 3 {
+      objects.append(Lonely())
+      explanation = explainer.explain(objects[objects.count - 1])
+    }
     #expect(explanation.rootPath == nil, "\(explanation)")
     guard case .notVisible = explanation.verdict else {
       Issue.record("expected nothing visible, got \(explanation)")
