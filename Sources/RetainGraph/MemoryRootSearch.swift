@@ -33,11 +33,8 @@ final class MemoryRootSearch {
   private var kinds: [Int: ObjectKind?] = [:]
   /// Per first word of a block: the kind it makes the block (nil: not a Swift object).
   private var kindByFirstWord: [UInt: ObjectKind?] = [:]
-  /// Per Swift object: the addresses its strong references hold.
-  private var strongTargets: [Int: Set<UInt>] = [:]
-  /// Per Swift object: the addresses its metadata's strong references hold
-  /// (fields, captures, elements: not words of its opaque parts).
-  private var exactTargets: [Int: Set<UInt>] = [:]
+  /// Per Swift object: the addresses it holds (see ``HeldTargets``).
+  private var heldTargets: [Int: HeldTargets] = [:]
   /// Per plain block: whether a CoreFoundation object holds it.
   private var storage: [Int: Bool] = [:]
   /// Per block of C memory: whether its first word points into an image.
@@ -157,7 +154,7 @@ final class MemoryRootSearch {
       return isTyped(source) || (isCoreFoundationObject(target) && isCoreFoundationStorage(source))
     }
     let address = snapshot.heap[target].address
-    if strongTargets(of: source).contains(address) { return true }
+    if heldTargets(of: source).all.contains(address) { return true }
     guard targetKind == .collectionStorage else { return false }
     // A storage is held through a collection field; when the source's
     // fields cannot tell (an enum or existential payload), an object may
@@ -215,13 +212,13 @@ final class MemoryRootSearch {
   /// metadata: a field the library cannot lay out, or a CoreFoundation
   /// object's memory past its Swift class's fields (`__NSCFType`). Other
   /// tail allocations (a `String`'s bytes) are not references.
-  private func strongTargets(of index: Int) -> Set<UInt> {
-    if let known = strongTargets[index] { return known }
+  private func heldTargets(of index: Int) -> HeldTargets {
+    if let known = heldTargets[index] { return known }
     var edges: [RawEdge] = []
     let block = snapshot.heap[index]
     let layout = session.edges(of: block.address, strongOnly: false, into: &edges)
     let holding = edges.filter { $0.strength == .strong || $0.strength == .unmanaged }
-    exactTargets[index] = Set(holding.filter { !$0.isConservative }.map(\.target))
+    let exact = Set(holding.filter { !$0.isConservative }.map(\.target))
     var targets = Set(holding.map(\.target))
     let opaqueTail =
       layout.map {
@@ -234,8 +231,17 @@ final class MemoryRootSearch {
     if !isStorage, layout?.scansConservatively ?? true || opaqueTail {
       targets.formUnion(graph.referencedBlocks(from: index).map { snapshot.heap[$0].address })
     }
-    strongTargets[index] = targets
-    return targets
+    let held = HeldTargets(all: targets, exact: exact)
+    heldTargets[index] = held
+    return held
+  }
+
+  /// What a Swift object holds: `all` the addresses, and the `exact` ones its
+  /// metadata's strong references name (fields, captures, elements), not
+  /// words of its opaque parts.
+  private struct HeldTargets {
+    var all: Set<UInt>
+    var exact: Set<UInt>
   }
 
   /// What the step from `source` to `target` costs in the search, or nil
@@ -254,8 +260,7 @@ final class MemoryRootSearch {
     let intoSwift = kind(of: target) != nil && !isCoreFoundationObject(target)
     guard kind(of: source) == nil else {
       guard intoSwift else { return 1 }
-      _ = strongTargets(of: source)
-      return exactTargets[source]?.contains(snapshot.heap[target].address) == true ? 1 : 3
+      return heldTargets(of: source).exact.contains(snapshot.heap[target].address) ? 1 : 3
     }
     let step = isTyped(source) ? 1 : snapshot.heap[source].size > 1024 ? 3 : 2
     return intoSwift ? step + 2 : step
