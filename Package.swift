@@ -16,6 +16,7 @@ let package = Package(
     .library(name: "LeakClock", targets: ["LeakClock"]),
     .library(name: "RetainGraph", targets: ["RetainGraph"]),
     .library(name: "MemoryView", targets: ["MemoryView"]),
+    .library(name: "HeapModel", targets: ["HeapModel"]),
     .library(name: "ProcessLeaks", targets: ["ProcessLeaks"]),
     .library(name: "LeakTesting", targets: ["LeakTesting"]),
     .library(name: "ScreenKit", targets: ["ScreenKit"]),
@@ -40,27 +41,33 @@ let package = Package(
     .target(name: "LeakDetector", dependencies: ["LeakClock", "CLeakRuntime"], exclude: ["README.md"]),
     .target(name: "CLeakRuntime"),
     // Retain paths, over the runtime's Remote Mirror library used in-process.
-    .target(name: "RetainGraph", dependencies: ["CRemoteMirror", "MemoryView"], exclude: ["README.md"]),
+    .target(
+      name: "RetainGraph", dependencies: ["CRemoteMirror", "MemoryView", "HeapModel"], exclude: ["README.md"]),
     .target(
       name: "CRemoteMirror",
       linkerSettings: [.linkedLibrary("swiftRemoteMirror"), .linkedLibrary("dl")]
     ),
-    // Memory of any process (ours or a pid): maps, images, threads, malloc blocks, scans.
+    // Memory of any process (ours or a pid): maps, images, threads, malloc blocks, roots.
     .target(name: "MemoryView", dependencies: ["CMemoryView"]),
     .target(name: "CMemoryView"),
+    // The one heap model: every block of a snapshot typed, its references
+    // read exactly where Swift metadata describes them; leaks, root paths,
+    // the census read it.
+    .target(name: "HeapModel", dependencies: ["MemoryView", "CMemoryView", "CRemoteMirror"]),
     // Whole-program leaks (`leaklab leaks`): ptrace, the heap marked from the
     // roots, leaked blocks named by Remote Mirror reading the other process.
     .target(
       name: "ProcessLeaks",
-      dependencies: ["CProcessLeaks", "CRemoteMirror", "RetainGraph", "MemoryView", "CMemoryView"]
+      dependencies: [
+        "CProcessLeaks", "CRemoteMirror", "RetainGraph", "MemoryView", "CMemoryView", "HeapModel",
+      ]
     ),
     .target(
       name: "CProcessLeaks",
-      dependencies: ["CRemoteMirror", "CMemoryView"],
+      dependencies: ["CMemoryView"],
       linkerSettings: [
-        .linkedLibrary("swiftRemoteMirror"), .linkedLibrary("unwind-ptrace"),
-        .linkedLibrary("unwind-generic"),
-        .linkedLibrary("unwind"), .linkedLibrary("lzma"),
+        .linkedLibrary("unwind-ptrace"), .linkedLibrary("unwind-generic"), .linkedLibrary("unwind"),
+        .linkedLibrary("lzma"),
       ]
     ),
     // Leak-test helpers for XCTest and Swift Testing, in any package.
@@ -175,6 +182,7 @@ let package = Package(
       name: "LeakLabBenchmarks",
       dependencies: [
         "LeakClock", "LeakDetector", "RetainGraph", "TextGrid", "GraphLayout", "LeakLint", "MemoryView",
+        "HeapModel",
         .product(name: "SwiftParser", package: "swift-syntax"),
       ],
       path: "Tools/LeakLabBenchmarks"
@@ -193,11 +201,16 @@ let package = Package(
       name: "LeakDetectorTests", dependencies: ["LeakDetector", "LeakClock", "LeakLabTestSupport"]),
     .testTarget(
       name: "RetainGraphTests",
-      dependencies: ["RetainGraph", "MemoryView", "CMemoryViewTestSupport", "LeakLabTestSupport"]),
+      dependencies: [
+        "RetainGraph", "HeapModel", "MemoryView", "CMemoryViewTestSupport", "LeakLabTestSupport",
+      ]),
     // Hand-built C structures for the MemoryView tests (lists, trees, blocks on other threads).
     .target(name: "CMemoryViewTestSupport", path: "Tests/CMemoryViewTestSupport"),
     .testTarget(
       name: "MemoryViewTests", dependencies: ["MemoryView", "CMemoryViewTestSupport", "LeakLabTestSupport"]),
+    .testTarget(
+      name: "HeapModelTests",
+      dependencies: ["HeapModel", "MemoryView", "CMemoryViewTestSupport", "LeakLabTestSupport"]),
     .testTarget(
       name: "ProcessLeaksTests", dependencies: ["ProcessLeaks", "LeakLab", "Scenarios", "LeakLabTestSupport"]),
     .testTarget(

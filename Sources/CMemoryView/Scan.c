@@ -38,17 +38,6 @@ int64_t mv_lookUp(const MVBlockIndex *index, uintptr_t value) {
   return value - index->starts[found] < 8 ? found : (found | MV_INTERIOR_BIT);
 }
 
-size_t mv_scanBlockWords(const MVBlockIndex *index, const uintptr_t *words, size_t count, uint32_t source,
-                         uint64_t *edges) {
-  size_t written = 0;
-  for (size_t position = 0; position < count; position++) {
-    int64_t target = mv_lookUp(index, words[position]);
-    if (target < 0 || (uint32_t)(target & ~MV_INTERIOR_BIT) == source) continue;
-    edges[written++] = (uint64_t)source << 32 | (uint32_t)target;
-  }
-  return written;
-}
-
 size_t mv_scanRootWords(const MVBlockIndex *index, const uintptr_t *words, size_t count, uint32_t *positions,
                         uint32_t *targets) {
   size_t written = 0;
@@ -61,48 +50,31 @@ size_t mv_scanRootWords(const MVBlockIndex *index, const uintptr_t *words, size_
   return written;
 }
 
-static bool mv_containsPair(const uint64_t *pairs, size_t count, uint64_t pair) {
-  size_t lower = 0, upper = count;
-  while (lower < upper) {
-    size_t middle = (lower + upper) >> 1;
-    if (pairs[middle] < pair) lower = middle + 1;
-    else upper = middle;
-  }
-  return lower < count && pairs[lower] == pair;
-}
-
-size_t mv_dropEdges(uint64_t *edges, size_t count, const uint64_t *pairs, size_t pairCount, const uint64_t *isSource) {
-  size_t kept = 0;
+size_t mv_scanConservative(const MVBlockIndex *index, const uintptr_t *words, size_t count, uint32_t source,
+                           uint32_t firstWord, uint32_t kind, uint32_t *targets, uint32_t *infos) {
+  size_t written = 0;
   for (size_t position = 0; position < count; position++) {
-    uint64_t edge = edges[position];
-    uint32_t source = (uint32_t)(edge >> 32);
-    if ((isSource[source >> 6] >> (source & 63)) & 1) {
-      if (mv_containsPair(pairs, pairCount, edge & ~(uint64_t)MV_INTERIOR_BIT)) continue;
-    }
-    edges[kept++] = edge;
+    int64_t target = mv_lookUp(index, words[position]);
+    if (target < 0 || (uint32_t)(target & ~MV_INTERIOR_BIT) == source) continue;
+    targets[written] = (uint32_t)target;
+    infos[written++] = (firstWord + (uint32_t)position) << 4 | kind;
   }
-  return kept;
+  return written;
 }
 
-void mv_buildIndexes(const uint64_t *edges, size_t count, size_t blocks, uint32_t *offsets, uint32_t *sources,
-                     uint32_t *forwardOffsets, uint32_t *targets, uint32_t *cursor) {
-  memset(offsets, 0, (blocks + 1) * sizeof(uint32_t));
-  memset(forwardOffsets, 0, (blocks + 1) * sizeof(uint32_t));
+void mv_buildBackward(const uint32_t *targets, const uint32_t *outStart, size_t blocks, uint32_t *inStart,
+                      uint32_t *inSources, uint32_t *inEdges, uint32_t *cursor) {
+  memset(inStart, 0, (blocks + 1) * sizeof(uint32_t));
   memset(cursor, 0, blocks * sizeof(uint32_t));
-  for (size_t position = 0; position < count; position++) {
-    uint64_t edge = edges[position];
-    offsets[(edge & ~(uint64_t)MV_INTERIOR_BIT & 0xFFFFFFFFu) + 1]++;
-    forwardOffsets[(edge >> 32) + 1]++;
-    targets[position] = (uint32_t)edge;  // in source order already, interior bit kept
-  }
-  for (size_t block = 0; block < blocks; block++) {
-    offsets[block + 1] += offsets[block];
-    forwardOffsets[block + 1] += forwardOffsets[block];
-  }
-  for (size_t position = 0; position < count; position++) {
-    uint64_t edge = edges[position];
-    uint32_t target = (uint32_t)(edge & ~(uint64_t)MV_INTERIOR_BIT);
-    uint32_t interior = (uint32_t)edge & MV_INTERIOR_BIT;
-    sources[offsets[target] + cursor[target]++] = (uint32_t)(edge >> 32) | interior;
+  size_t count = outStart[blocks];
+  for (size_t position = 0; position < count; position++) inStart[(targets[position] & ~MV_INTERIOR_BIT) + 1]++;
+  for (size_t block = 0; block < blocks; block++) inStart[block + 1] += inStart[block];
+  for (size_t source = 0; source < blocks; source++) {
+    for (uint32_t position = outStart[source]; position < outStart[source + 1]; position++) {
+      uint32_t target = targets[position] & ~MV_INTERIOR_BIT;
+      uint32_t slot = inStart[target] + cursor[target]++;
+      inSources[slot] = (uint32_t)source | (targets[position] & MV_INTERIOR_BIT);
+      inEdges[slot] = position;
+    }
   }
 }

@@ -4,6 +4,7 @@
 
 #include <dlfcn.h>
 #include <link.h>
+#include <stdio.h>
 #include <string.h>
 #include <stdlib.h>
 #include <sys/mman.h>
@@ -107,7 +108,7 @@ void *mv_remapScratch(void *address, size_t oldSize, size_t newSize) {
 
 typedef const void *(*MVGetClass)(uintptr_t typeID);
 
-size_t mv_coreFoundationTypeName(uintptr_t object, char *buffer, size_t capacity) {
+size_t mv_coreFoundationTypeName(uintptr_t typeID, char *buffer, size_t capacity) {
   static MVGetClass getClass;
   static int looked;
   if (!__atomic_load_n(&looked, __ATOMIC_ACQUIRE)) {
@@ -115,12 +116,7 @@ size_t mv_coreFoundationTypeName(uintptr_t object, char *buffer, size_t capacity
     __atomic_store_n(&looked, 1, __ATOMIC_RELEASE);
   }
   if (getClass == NULL || capacity < 2) return 0;
-  // On the Swift runtime a CoreFoundation object starts with its Swift isa
-  // and reference counts, then the info word: the type id in bits 8-17.
-  uint64_t info = 0;
-  if (mv_read(getpid(), object + 16, &info, sizeof info) != sizeof info) return 0;
-  uintptr_t typeID = (info >> 8) & 0x3FF;
-  if (typeID == 0) return 0;
+  if (typeID == 0 || typeID > 0x3FF) return 0;
   const void *runtimeClass = getClass(typeID);
   if (runtimeClass == NULL) return 0;
   uintptr_t name = 0;  // CFRuntimeClass: version, then className
@@ -128,4 +124,41 @@ size_t mv_coreFoundationTypeName(uintptr_t object, char *buffer, size_t capacity
   size_t copied = mv_read(getpid(), name, buffer, capacity - 1);
   buffer[copied] = 0;
   return strnlen(buffer, copied);
+}
+
+typedef struct MVTLSSearch {
+  const char *name;
+  void *data;
+  char path[4096];
+} MVTLSSearch;
+
+static int mv_findTLSData(struct dl_phdr_info *info, size_t size, void *context) {
+  (void)size;
+  MVTLSSearch *search = context;
+  if (info->dlpi_name == NULL || strstr(info->dlpi_name, search->name) == NULL) return 0;
+  search->data = info->dlpi_tls_data;
+  snprintf(search->path, sizeof search->path, "%s", info->dlpi_name);
+  return 1;
+}
+
+long mv_linkMapTLSOffsetField(const char *libraryName) {
+  MVTLSSearch search = {libraryName, NULL, {0}};
+  if (dl_iterate_phdr(mv_findTLSData, &search) == 0 || search.data == NULL) return -1;
+  uintptr_t offset = mv_currentThreadPointer() - (uintptr_t)search.data;
+  void *handle = dlopen(search.path, RTLD_LAZY | RTLD_NOLOAD);
+  if (handle == NULL) return -1;
+  // glibc's handle is the library's `struct link_map`: find the one word in
+  // its (internal) tail that holds this module's TLS offset.
+  const uintptr_t *words = handle;
+  long found = -1;
+  for (long index = 5; index < 160; index++) {
+    if (words[index] != offset) continue;
+    if (found >= 0) {
+      found = -1;
+      break;
+    }
+    found = index * (long)sizeof(uintptr_t);
+  }
+  dlclose(handle);
+  return found;
 }

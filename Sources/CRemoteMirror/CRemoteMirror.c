@@ -314,6 +314,89 @@ static bool rm_addImage(const RMMetadataSections *sections, void *context) {
   return true;
 }
 
+// MARK: Contexts reading another process (or a frozen copy of this one)
+
+enum { RMMaximumProcessRead = 64 << 20 };
+
+static bool rm_plausibleProcessRead(uint64_t address, uint64_t size) {
+  return address >= 4096 && size <= RMMaximumProcessRead && address + size > address
+    && address + size <= 0x0000800000000000ULL;
+}
+
+size_t rm_readProcess(int pid, uintptr_t address, void *destination, size_t size) {
+  if (size == 0 || !rm_plausibleProcessRead(address, size)) return 0;
+  struct iovec local = {destination, size};
+  struct iovec remote = {(void *)address, size};
+  ssize_t copied = process_vm_readv((pid_t)pid, &local, 1, &remote, 1, 0);
+  return copied > 0 ? (size_t)copied : 0;
+}
+
+/// The reader's context: the target's pid, stored in the pointer itself.
+static int rm_readerPid(void *reader) { return (int)(intptr_t)reader; }
+
+static const void *rm_processReadBytes(void *reader, uint64_t address, uint64_t size, void **outFreeContext) {
+  *outFreeContext = NULL;
+  if (!rm_plausibleProcessRead(address, size)) return NULL;
+  void *copy = malloc(size == 0 ? 1 : size);
+  if (copy == NULL) return NULL;
+  if (size != 0 && rm_readProcess(rm_readerPid(reader), (uintptr_t)address, copy, size) != size) {
+    free(copy);
+    return NULL;
+  }
+  return copy;
+}
+
+static uint64_t rm_processStringLength(void *reader, uint64_t address) {
+  char chunk[256];
+  uint64_t length = 0;
+  while (length < RMMaximumString) {
+    // Never across a page end in one read: the string may end just before an unmapped page.
+    size_t toPageEnd = 4096 - (size_t)((address + length) & 4095);
+    size_t want = toPageEnd < sizeof chunk ? toPageEnd : sizeof chunk;
+    size_t copied = rm_readProcess(rm_readerPid(reader), (uintptr_t)(address + length), chunk, want);
+    if (copied == 0) return 0;
+    const char *end = memchr(chunk, 0, copied);
+    if (end != NULL) return length + (uint64_t)(end - chunk);
+    length += copied;
+  }
+  return 0;
+}
+
+static uint64_t rm_noSymbolAddress(void *reader, const char *name, uint64_t length) {
+  // The library asks for a few runtime symbols that only matter for
+  // Objective-C interop and tagged pointers: none exist on Linux.
+  (void)reader;
+  (void)name;
+  (void)length;
+  return 0;
+}
+
+RMContextRef rm_createContextReading(int pid) {
+  return swift_reflection_createReflectionContext(
+    (void *)(intptr_t)pid, sizeof(void *), rm_safeFreeBytes, rm_processReadBytes, rm_processStringLength,
+    rm_noSymbolAddress);
+}
+
+void rm_addOwnImages(RMContextRef context) { swift_enumerateAllMetadataSections(rm_addImage, context); }
+
+void rm_addReflectionSections(
+  RMContextRef context, const void *local, uint64_t remoteStart, uint64_t length,
+  const uint64_t sectionStarts[6], const uint64_t sectionSizes[6]) {
+  RMSectionPair pairs[6];
+  for (int index = 0; index < 6; index++) {
+    uint64_t start = sectionStarts[index], size = sectionSizes[index];
+    bool inside = size != 0 && start >= remoteStart && start + size <= remoteStart + length;
+    char *begin = inside ? (char *)local + (start - remoteStart) : NULL;
+    pairs[index].section.begin = begin;
+    pairs[index].section.end = inside ? begin + size : NULL;
+    pairs[index].offset = 0;
+  }
+  RMReflectionInfo info = {
+    pairs[0], pairs[1], pairs[2], pairs[3], pairs[4], pairs[5], (uint64_t)(uintptr_t)local, remoteStart,
+  };
+  swift_reflection_addReflectionInfo(context, info);
+}
+
 RMContextRef rm_createContext(bool safeReads) {
   RMContextRef context = swift_reflection_createReflectionContext(
     NULL, sizeof(void *), safeReads ? rm_safeFreeBytes : NULL,

@@ -16,23 +16,16 @@
 // expected metadata; otherwise the reference is given back.
 #include "CRemoteMirror.h"
 
-enum {
-  RMDeinitingShift = 32,
-  RMStrongShift = 33,
-};
+#include "SwiftObjectLayout.h"
 
-static const uint64_t RMLowHalf = 0xFFFFFFFFull;
-static const uint64_t RMUnownedMask = 0xFFFFFFFEull;
-static const uint64_t RMDeiniting = 1ull << RMDeinitingShift;
-static const uint64_t RMStrongMask = ((1ull << 30) - 1) << RMStrongShift;
-static const uint64_t RMStrongOne = 1ull << RMStrongShift;
-static const uint64_t RMUseSlowRC = 1ull << 63;
-static const uint64_t RMSideTableMark = 1ull << 62;
-static const uint64_t RMSideTableMask = (1ull << 62) - 1;
-// The side table entry: the object pointer, then (16-byte aligned) its refcount bits.
-static const uintptr_t RMSideTableBitsOffset = 16;
+static const uint64_t RMUnownedMask = SOLUnownedMask;
+static const uint64_t RMDeiniting = SOLDeiniting;
+static const uint64_t RMStrongMask = SOLStrongMask;
+static const uint64_t RMStrongOne = SOLStrongOne;
+static const uint64_t RMUseSlowRC = SOLUseSlowRC;
+static const uintptr_t RMSideTableBitsOffset = SOLSideTableBitsOffset;
 
-static bool rm_isImmortal(uint64_t bits) { return (bits & RMLowHalf) == RMLowHalf && (bits & RMUseSlowRC); }
+static bool rm_isImmortal(uint64_t bits) { return sol_isImmortal(bits); }
 
 // A live count that can take one more strong reference on the fast path.
 static bool rm_canIncrement(uint64_t bits) {
@@ -40,10 +33,7 @@ static bool rm_canIncrement(uint64_t bits) {
     && (bits & RMStrongMask) != RMStrongMask;
 }
 
-static uintptr_t rm_sideTable(uint64_t bits) {
-  if (!(bits & RMUseSlowRC) || rm_isImmortal(bits) || !(bits & RMSideTableMark)) return 0;
-  return (uintptr_t)((bits & RMSideTableMask) << 3);
-}
+static uintptr_t rm_sideTable(uint64_t bits) { return sol_sideTable(bits); }
 
 // Reads the object's header and finds the word that holds its strong count:
 // the object's own refcount word, or its side table's. 0 when `address` is not

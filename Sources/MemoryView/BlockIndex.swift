@@ -5,9 +5,9 @@ import CMemoryView
 /// the first block that reaches past that point.
 ///
 /// Every table lives in scratch mappings (see ``ScratchBuffer``).
-struct BlockIndex {
+package struct BlockIndex {
   /// The index for the C scan loops (valid while the tables live; they do not change after `init`).
-  private(set) var raw = MVBlockIndex()
+  package private(set) var raw = MVBlockIndex()
 
   private let starts: ScratchBuffer<UInt>
   private let sizes: ScratchBuffer<UInt>
@@ -73,7 +73,7 @@ struct BlockIndex {
 
   /// The block containing `address`, or nil.
   @inline(__always)
-  func lookUp(_ address: UInt) -> Int? {
+  package func lookUp(_ address: UInt) -> Int? {
     var index = raw
     let found = mv_findBlock(&index, address)
     return found < 0 ? nil : Int(found)

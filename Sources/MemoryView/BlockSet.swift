@@ -9,7 +9,7 @@ public final class BlockSet: @unchecked Sendable {
 
   private let words64: UnsafeMutablePointer<UInt64>
 
-  init(count: Int) {
+  public init(count: Int) {
     capacity = count
     bits.fill(0, count: max(1, (count + 63) / 64))
     words64 = bits.base!
@@ -17,7 +17,7 @@ public final class BlockSet: @unchecked Sendable {
 
   /// Adds `block`; returns whether it was new.
   @discardableResult
-  func insert(_ block: Int) -> Bool {
+  public func insert(_ block: Int) -> Bool {
     let mask: UInt64 = 1 << UInt64(block & 63)
     let word = words64[block >> 6]
     guard word & mask == 0 else { return false }

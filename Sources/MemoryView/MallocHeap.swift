@@ -54,11 +54,11 @@ public final class MallocHeap: @unchecked Sendable {
   let flags: ScratchBuffer<UInt8>
   let firstWords: ScratchBuffer<UInt>
   /// The tables as plain pointers (fast in debug builds too; the tables never change after `init`).
-  let startPointer: UnsafeMutablePointer<UInt>
-  let sizePointer: UnsafeMutablePointer<UInt>
+  package let startPointer: UnsafeMutablePointer<UInt>
+  package let sizePointer: UnsafeMutablePointer<UInt>
   let flagPointer: UnsafeMutablePointer<UInt8>
-  let firstWordPointer: UnsafeMutablePointer<UInt>
-  let blockIndex: BlockIndex
+  package let firstWordPointer: UnsafeMutablePointer<UInt>
+  package let blockIndex: BlockIndex
   /// What the walk found, and what it could not check.
   public let report: MallocReport
   /// The address ranges the heaps cover (block contents and malloc's own headers).
@@ -113,7 +113,7 @@ public final class MallocHeap: @unchecked Sendable {
   public func firstWord(of position: Int) -> UInt { firstWordPointer[position] }
 
   /// Whether block `position` belongs to malloc itself (a thread's tcache).
-  func isInternal(_ position: Int) -> Bool { flagPointer[position] & ChunkFlag.internalBlock != 0 }
+  package func isInternal(_ position: Int) -> Bool { flagPointer[position] & ChunkFlag.internalBlock != 0 }
 
   /// The position of the live block whose memory contains `address` (a
   /// pointer to its start or into its middle), or nil.

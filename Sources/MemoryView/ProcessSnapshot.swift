@@ -126,6 +126,10 @@ public final class ProcessSnapshot: @unchecked Sendable {
   /// Whether this snapshot reads a frozen copy of this process (see ``ofFrozenCopy(callerStackPointer:)``).
   public var isFrozenCopy: Bool { frozenCopy != nil }
 
+  /// Whether the process read is this one or a frozen copy of it: its
+  /// images, and the metadata in them, are ours at the same addresses.
+  public var isOwnProcess: Bool { frozenCopy != nil || pid == getpid() }
+
   /// In our own process, the Swift task that took the snapshot (0 if none):
   /// its frames, and those of the tasks it is linked with (its parent, its
   /// children, their siblings), hold the caller's own variables.

@@ -80,6 +80,11 @@ public enum RootKind: Sendable, Hashable, CustomStringConvertible {
 public struct RootRange: Sendable, Hashable {
   public var kind: RootKind
   public var range: Range<UInt>
+
+  public init(kind: RootKind, range: Range<UInt>) {
+    self.kind = kind
+    self.range = range
+  }
 }
 
 /// A single root word: a register's value.
@@ -95,7 +100,8 @@ public struct RootSet: Sendable {
   public var words: [RootWord] = []
   /// Blocks that are roots themselves (dynamic TLS blocks, registered roots), by block position.
   public var blocks: [(index: Int, kind: RootKind)] = []
-  /// Stack mappings left out: threads that exited and whose stacks glibc keeps for reuse.
+  /// The stack mappings of threads that exited, which glibc keeps for reuse:
+  /// only their TLS and thread control block are roots.
   public var cachedStacks: [Range<UInt>] = []
 
   /// Collects the roots of a process.
@@ -123,7 +129,12 @@ public struct RootSet: Sendable {
         let pointer = ThreadList.findThreadPointer(in: region.range, memory: memory),
         pointer + Self.threadControlBlockSize >= region.end - 4096
       {
+        // A thread that exited: glibc keeps its stack for the next thread,
+        // with its thread control block, static TLS and DTV (whose blocks it
+        // keeps too). Those are roots; the dead frames below are not.
         cachedStacks.append(region.range)
+        addExitedThread(
+          threadPointer: pointer, mapping: region.range, staticTLSSize: tlsSize, heap: heap, memory: memory)
         continue
       }
       for piece in Self.subtract(covered, from: region.range) {
@@ -152,15 +163,7 @@ public struct RootSet: Sendable {
       ranges.append(RootRange(kind: tlsKind, range: area))
       covered.append(area)
       // Dynamic TLS: blocks the DTV points at outside the static area.
-      if let vector = memory.word(at: pointer + 8), let length = memory.word(at: vector &- 16), length < 4096
-      {
-        for slot in 1...max(1, Int(length)) {
-          guard let value = memory.word(at: vector + UInt(slot) * 16), value != 0, value != UInt.max,
-            !(staticTLS?.contains(value) ?? false), let index = heap.index(containing: value)
-          else { continue }
-          blocks.append((index, tlsKind))
-        }
-      }
+      addDynamicTLS(threadPointer: pointer, staticTLS: staticTLS, kind: tlsKind, heap: heap, memory: memory)
     }
     if let stack = thread.liveStack {
       let kind: RootKind =
@@ -169,6 +172,35 @@ public struct RootSet: Sendable {
       for piece in Self.subtract(staticTLS.map { [$0] } ?? [], from: stack) {
         ranges.append(RootRange(kind: kind, range: piece))
       }
+    }
+  }
+
+  /// The thread control block, static TLS and dynamic TLS of a thread that
+  /// exited, whose stack glibc keeps for reuse: they still hold the thread's
+  /// DTV and TLS blocks, which memcheck counts as reachable too.
+  private mutating func addExitedThread(
+    threadPointer pointer: UInt, mapping: Range<UInt>, staticTLSSize: UInt, heap: MallocHeap,
+    memory: ProcessMemory
+  ) {
+    let kind = RootKind.threadLocal(thread: 0, name: "exited thread")
+    let low = max(pointer &- staticTLSSize, mapping.lowerBound)
+    let area = low..<min(pointer + Self.threadControlBlockSize, mapping.upperBound)
+    ranges.append(RootRange(kind: kind, range: area))
+    addDynamicTLS(threadPointer: pointer, staticTLS: area, kind: kind, heap: heap, memory: memory)
+  }
+
+  /// The blocks a thread's DTV points at outside its static TLS area.
+  private mutating func addDynamicTLS(
+    threadPointer pointer: UInt, staticTLS: Range<UInt>?, kind: RootKind, heap: MallocHeap,
+    memory: ProcessMemory
+  ) {
+    guard let vector = memory.word(at: pointer + 8), let length = memory.word(at: vector &- 16), length < 4096
+    else { return }
+    for slot in 1...max(1, Int(length)) {
+      guard let value = memory.word(at: vector + UInt(slot) * 16), value != 0, value != UInt.max,
+        !(staticTLS?.contains(value) ?? false), let index = heap.index(containing: value)
+      else { continue }
+      blocks.append((index, kind))
     }
   }
 

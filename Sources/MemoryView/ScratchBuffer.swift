@@ -14,12 +14,14 @@ import Synchronization
 /// mapping is listed in ``ScratchMappings`` so that root collection skips it.
 /// Growing remaps the pages (no copy); reserving ahead costs nothing until
 /// the pages are touched.
-final class ScratchBuffer<Element: BitwiseCopyable> {
-  private(set) var base: UnsafeMutablePointer<Element>?
-  private(set) var count = 0
-  private(set) var capacity = 0
+package final class ScratchBuffer<Element: BitwiseCopyable> {
+  // Unchecked: the inner loops of the scans append millions of times; a
+  // buffer is only ever used from one thread.
+  @exclusivity(unchecked) package private(set) var base: UnsafeMutablePointer<Element>?
+  @exclusivity(unchecked) package private(set) var count = 0
+  @exclusivity(unchecked) package private(set) var capacity = 0
 
-  init(capacity: Int = 0) {
+  package init(capacity: Int = 0) {
     if capacity > 0 { reserve(capacity) }
   }
 
@@ -32,7 +34,7 @@ final class ScratchBuffer<Element: BitwiseCopyable> {
   }
 
   /// Makes room for at least `minimum` elements.
-  func reserve(_ minimum: Int) {
+  package func reserve(_ minimum: Int) {
     guard minimum > capacity else { return }
     let stride = MemoryLayout<Element>.stride
     let grown = byteCount(max(capacity * 2, 4096 / stride, minimum))
@@ -46,31 +48,32 @@ final class ScratchBuffer<Element: BitwiseCopyable> {
   }
 
   /// Sets every element to `value`, `count` of them.
-  func fill(_ value: Element, count: Int) {
+  package func fill(_ value: Element, count: Int) {
     reserve(count)
     base.unsafelyUnwrapped.update(repeating: value, count: count)
     self.count = count
   }
 
-  @inline(__always)
-  func append(_ element: Element) {
+  @inlinable
+  package func append(_ element: Element) {
     if count == capacity { reserve(count + 1) }
     base.unsafelyUnwrapped[count] = element
     count += 1
   }
 
-  func removeAll() { count = 0 }
+  package func removeAll() { count = 0 }
 
   /// Counts `added` more elements, written past the end by the caller (within the capacity).
-  func grow(by added: Int) {
+  @inlinable
+  package func grow(by added: Int) {
     precondition(count + added <= capacity)
     count += added
   }
 
   /// Keeps the first `newCount` elements.
-  func truncate(to newCount: Int) { count = min(count, max(0, newCount)) }
+  package func truncate(to newCount: Int) { count = min(count, max(0, newCount)) }
 
-  func removeLast() -> Element {
+  package func removeLast() -> Element {
     count -= 1
     return base.unsafelyUnwrapped[count]
   }
@@ -80,14 +83,16 @@ final class ScratchBuffer<Element: BitwiseCopyable> {
     @inline(__always) set { base.unsafelyUnwrapped[index] = newValue }
   }
 
-  var buffer: UnsafeMutableBufferPointer<Element> { UnsafeMutableBufferPointer(start: base, count: count) }
+  package var buffer: UnsafeMutableBufferPointer<Element> {
+    UnsafeMutableBufferPointer(start: base, count: count)
+  }
 }
 
 /// The mappings the scan made for itself, process-wide: never roots.
-enum ScratchMappings {
+package enum ScratchMappings {
   private static let live = Mutex<[Range<UInt>]>([])
 
-  static func map(bytes: Int) -> UnsafeMutableRawPointer {
+  package static func map(bytes: Int) -> UnsafeMutableRawPointer {
     guard let pointer = mv_mapScratch(bytes) else {
       fatalError("MemoryView: cannot map \(bytes) bytes of scratch memory")
     }
@@ -111,7 +116,7 @@ enum ScratchMappings {
     return moved
   }
 
-  static func unmap(_ pointer: UnsafeMutableRawPointer, bytes: Int) {
+  package static func unmap(_ pointer: UnsafeMutableRawPointer, bytes: Int) {
     let start = UInt(bitPattern: pointer)
     live.withLock { ranges in ranges.removeAll { $0.lowerBound == start } }
     munmap(pointer, bytes)
@@ -123,5 +128,5 @@ enum ScratchMappings {
   }
 
   /// The scan's own mappings now.
-  static var ranges: [Range<UInt>] { live.withLock { $0 } }
+  package static var ranges: [Range<UInt>] { live.withLock { $0 } }
 }

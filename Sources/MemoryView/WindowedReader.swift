@@ -1,13 +1,13 @@
 /// Reads a large range of another process's memory one window at a time,
 /// into a scratch mapping, and serves words from the copy.
-final class WindowedReader {
-  let memory: ProcessMemory
-  let capacity: Int
+package final class WindowedReader {
+  package let memory: ProcessMemory
+  package let capacity: Int
   private let window: UnsafeMutableRawPointer
-  private(set) var base: UInt = 0
-  private(set) var count = 0
+  package private(set) var base: UInt = 0
+  package private(set) var count = 0
 
-  init(memory: ProcessMemory, capacity: Int = 1 << 20) {
+  package init(memory: ProcessMemory, capacity: Int = 1 << 20) {
     self.memory = memory
     self.capacity = capacity
     window = ScratchMappings.map(bytes: capacity)
@@ -17,7 +17,7 @@ final class WindowedReader {
 
   /// Copies `[address, min(address + capacity, limit))` into the window; returns the bytes copied.
   @discardableResult
-  func load(_ address: UInt, limit: UInt) -> Int {
+  package func load(_ address: UInt, limit: UInt) -> Int {
     base = address
     let wanted = Int(min(UInt(capacity), limit &- address))
     count =
@@ -26,7 +26,7 @@ final class WindowedReader {
   }
 
   /// The word at `address`, reading a new window there (up to `limit`) when it is not in this one.
-  func word(at address: UInt, limit: UInt) -> UInt? {
+  package func word(at address: UInt, limit: UInt) -> UInt? {
     if address < base || address + 8 > base + UInt(count) {
       load(address, limit: max(limit, address + 8))
       guard count >= 8 else { return nil }
@@ -35,8 +35,8 @@ final class WindowedReader {
   }
 
   /// Forgets the window: the next read copies afresh.
-  func invalidate() { count = 0 }
+  package func invalidate() { count = 0 }
 
   /// The copied bytes of the current window.
-  var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: window, count: count) }
+  package var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: window, count: count) }
 }

@@ -1,3 +1,4 @@
+import HeapModel
 import MemoryView
 import RetainGraph
 
@@ -6,13 +7,15 @@ import RetainGraph
 #endif
 
 /// What a stopped process leaked: its heap's blocks that nothing reachable
-/// points to, named and linked.
+/// holds, named and linked.
 ///
-/// The roots are MemoryView's (the images' globals, thread-local storage,
-/// memory the program mapped itself, every thread's registers), with each
-/// thread's stack cut to what ``StackRoots`` says is live. A conservative
-/// mark from them reaches what the program can still use; the rest leaked.
-/// Nothing is written to the process.
+/// The heap model (``HeapModel``) reads every block as Swift metadata
+/// describes it, C memory conservatively; its roots are MemoryView's (the
+/// images' globals, thread-local storage of live and exited threads, memory
+/// the program mapped itself, every thread's registers), with each thread's
+/// stack cut to what ``StackRoots`` says is live. The model's mark reaches
+/// what the program can still use; the rest leaked. Nothing is written to
+/// the process.
 ///
 /// ```swift
 /// let process = try TracedProcess.launch(path, arguments: [])
@@ -44,75 +47,55 @@ public struct LeakAnalysis: Sendable {
       phases[name] = Self.milliseconds(now - phaseStart)
       phaseStart = now
     }
-    let pid = process.pid
-    // MemoryView: the mappings, images, threads, malloc blocks and roots.
-    let map: MemoryMap
-    do {
-      map = try MemoryMap(pid: pid)
-    } catch {
-      throw .system("cannot read the mappings of process \(pid)", detail: error.description)
-    }
-    try RuntimeCheck.verify(
-      images: ImageList(map: map, memory: ProcessMemory(pid: pid)), executable: Self.executable(pid: pid))
-    let snapshot: ProcessSnapshot
-    do {
-      snapshot = try ProcessSnapshot(pid: pid, registers: process.threads.compactMap(\.memoryViewRegisters))
-    } catch {
-      throw .system("cannot read process \(pid)", detail: error.description)
-    }
-    phase("snapshot")
-    let (memory, images, heap) = (snapshot.memory, snapshot.images, snapshot.heap)
-    let extents = InstanceExtents(memory: memory, images: images, heapRanges: heap.heapRanges)
-    var mark = ConservativeMark(heap: heap, memory: memory, extents: extents)
-    let stackRoots = StackRoots(map: snapshot.map, images: images)
-    let stopped = Dictionary(process.threads.map { ($0.thread, $0) }, uniquingKeysWith: { first, _ in first })
-    for range in stackRoots.rootRanges(
-      snapshot.roots, threads: snapshot.threads, process: process, stopped: stopped)
-    {
-      mark.scanRoot(range)
-    }
-    mark.scanRootWords(snapshot.roots.words.map(\.value))
-    mark.markRootBlocks(snapshot.roots.blocks.map(\.index))
-    mark.drain()
+    let model = try process.heapModel()
+    phase("model")
+    let reachableBlocks = model.reachableFromRoots()
     phase("mark")
-
-    guard let reflection = RemoteReflection(pid: pid) else {
-      throw .system("cannot create a Remote Mirror context", detail: "libswiftRemoteMirror refused")
-    }
-    for image in images.images { reflection.addImage(path: image.path, loadBias: image.bias) }
-    phase("reflection")
-    let names = FunctionNames(images: images)
-    let leaked = (0..<heap.count).filter { !mark.marked[$0] && !heap[$0].isAllocatorInternal }.map {
-      LeakGraphBuilder.Block(address: heap[$0].address, size: Int(heap[$0].size))
-    }
-    let executable = Self.executable(pid: pid)
-    let program = images.images.first { Self.sameFile($0.path, executable) }
-    graph = LeakGraphBuilder(
-      reflection: reflection, images: images, extents: extents, program: program,
-      functionName: names.closureName
-    ).build(leaked)
+    graph = LeakGraph(model: model, leaked: model.leakedBlocks(reachable: reachableBlocks))
     reachable =
       reachableTypes.isEmpty
-      ? []
-      : ReachablePaths(
-        heap: heap, mark: mark, reflection: reflection, images: images, threads: snapshot.threads,
-        map: snapshot.map
-      ).instances(matching: reachableTypes)
+      ? [] : Self.reachableInstances(in: model, reachable: reachableBlocks, matching: reachableTypes)
     phase("naming")
     let elapsed = clock.now - start
     var usage = rusage()
     getrusage(RUSAGE_SELF.rawValue, &usage)
+    let heap = model.snapshot.heap
     figures = AnalysisFigures(
-      heapBlocks: heap.count, heapBytes: Int(heap.liveBytes), rootBytes: mark.rootBytes,
+      heapBlocks: heap.count, heapBytes: Int(heap.liveBytes), rootBytes: model.figures.rootBytes,
       milliseconds: Self.milliseconds(elapsed),
       peakMemoryBytes: Int(usage.ru_maxrss) * 1024)
     figures.phases = phases
     figures.cpuMilliseconds = Self.milliseconds(Self.cpuTime() - startCPU)
-    figures.markTableBytes = mark.tableBytes
+    figures.markTableBytes = model.tableBytes
     figures.heapTableBytes = heap.tableBytes
     figures.heapWalkNotes = heap.report.notes
     figures.arenasFound = heap.report.arenasFound
     figures.heapsWalked = heap.report.mainHeaps + heap.report.arenaHeaps
+  }
+
+  /// Instances of the types `patterns` match that are still reachable, with
+  /// the path that reaches each from a root (at most 20 per pattern).
+  static func reachableInstances(in model: HeapModel, reachable: BlockSet, matching patterns: [String])
+    -> [ReachableInstance]
+  {
+    var found: [ReachableInstance] = []
+    var perPattern = [Int](repeating: 0, count: patterns.count)
+    for block in 0..<model.blockCount where reachable.contains(block) && model.kind(of: block) == .object {
+      let type = model.type(of: block)
+      guard
+        let pattern = patterns.indices.first(where: { index in
+          Glob.matches(patterns[index], type.name)
+            || type.qualifiedName.map { Glob.matches(patterns[index], $0) } == true
+        }), perPattern[pattern] < 20
+      else { continue }
+      perPattern[pattern] += 1
+      let heapBlock = model.block(block)
+      found.append(
+        ReachableInstance(
+          typeName: type.name, address: heapBlock.address, size: Int(heapBlock.size),
+          path: model.describePath(to: block)))
+    }
+    return found
   }
 
   /// The CPU time this process has used (user and system).
@@ -153,17 +136,5 @@ extension StoppedThread {
     return ThreadRegisters(
       threadID: thread, stackPointer: stackPointer, threadPointer: threadPointer ?? 0,
       values: Array(zip(names, words)))
-  }
-}
-
-/// Names closures from their function pointers, through the target images' symbol tables.
-struct FunctionNames {
-  let images: ImageList
-
-  func closureName(_ function: UInt) -> String? {
-    guard let image = images.image(containing: function),
-      let symbol = image.symbol(containing: function, kinds: .function)
-    else { return nil }
-    return ClosureNames.simplify(symbol.demangled)
   }
 }

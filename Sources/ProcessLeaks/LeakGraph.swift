@@ -1,3 +1,4 @@
+import HeapModel
 import RetainGraph
 
 /// A heap block nothing reachable points to, named as far as its memory tells.
@@ -18,6 +19,8 @@ public struct LeakedBlock: Sendable, Hashable, CustomStringConvertible {
     case box
     /// The storage of a Swift `Array`, `Dictionary` or `Set`.
     case collectionStorage
+    /// A Swift async task.
+    case task
     /// A malloc block with no Swift metadata (C, C++, a CF object, a buffer).
     case mallocBlock
   }
@@ -68,11 +71,18 @@ public struct LeakEdge: Sendable, Hashable {
   public var isConservative: Bool
   /// When the reference is a closure: its name (`closure in Feed.load()`).
   public var closure: String?
+  /// Whether the edge keeps its target alive: a strong reference, or a
+  /// pointer no metadata counts (an `Unmanaged` field, a conservative word)
+  /// that holds a C object or that its Swift target's strong count leaves
+  /// room for.
+  public var keepsAlive: Bool { holds ?? strength.keepsTargetAlive }
+  /// What the heap model said of the edge, when it did.
+  private var holds: Bool?
 
-  /// Creates an edge.
+  /// Creates an edge; by default it keeps its target alive when its strength does.
   public init(
     from: Int, to: Int, label: String, strength: ReferenceStrength, isConservative: Bool = false,
-    closure: String? = nil
+    closure: String? = nil, keepsAlive: Bool? = nil
   ) {
     self.from = from
     self.to = to
@@ -80,10 +90,8 @@ public struct LeakEdge: Sendable, Hashable {
     self.strength = strength
     self.isConservative = isConservative
     self.closure = closure
+    holds = keepsAlive
   }
-
-  /// Whether the edge keeps its target alive (strong, or unknown).
-  public var keepsAlive: Bool { strength.keepsTargetAlive }
 }
 
 /// The leaked blocks of a process and the references among them.

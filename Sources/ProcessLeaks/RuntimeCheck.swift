@@ -1,3 +1,4 @@
+import HeapModel
 import MemoryView
 
 #if canImport(Glibc)

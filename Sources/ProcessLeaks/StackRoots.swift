@@ -58,27 +58,29 @@ struct StackRoots {
   /// larger than the real one would reach into the dead part of the stack).
   func rootRanges(
     _ roots: RootSet, threads: ThreadList, process: TracedProcess, stopped: [Int32: StoppedThread]
-  ) -> [Range<UInt>] {
-    var ranges: [Range<UInt>] = []
+  ) -> [RootRange] {
+    var ranges: [RootRange] = []
     var replaced = Set<Int32>()
     for root in roots.ranges {
       switch root.kind {
       case .stack(let id, _):
         guard let thread = threads.threads.first(where: { $0.id == id }), let registers = stopped[id] else {
-          ranges.append(root.range)
+          ranges.append(root)
           continue
         }
         if replaced.insert(id).inserted {
-          ranges += self.roots(of: thread, stopped: registers, frames: process.callStack(of: id)).ranges
+          ranges += self.roots(of: thread, stopped: registers, frames: process.callStack(of: id)).ranges.map {
+            RootRange(kind: root.kind, range: $0)
+          }
         }
       case .threadLocal(let id, _):
-        guard let low = stopped[id].flatMap(liveLow), root.range.contains(low) else {
-          ranges.append(root.range)
+        guard id != 0, let low = stopped[id].flatMap(liveLow), root.range.contains(low) else {
+          ranges.append(root)
           continue
         }
-        ranges.append(low..<root.range.upperBound)
+        ranges.append(RootRange(kind: root.kind, range: low..<root.range.upperBound))
       default:
-        ranges.append(root.range)
+        ranges.append(root)
       }
     }
     return ranges

@@ -1,4 +1,5 @@
 import CRemoteMirror
+import HeapModel
 
 /// A search result read under the engine's lock, before names are given.
 struct SearchReport: Sendable {
@@ -27,8 +28,8 @@ final class ReflectionEngine: Sendable {
   static let direct = ReflectionEngine(safeReads: false)
 
   private init?(safeReads: Bool) {
-    guard let context = rm_createContext(safeReads) else { return nil }
-    let session = ReflectionSession(context: context, safeReads: safeReads)
+    guard let types = SwiftTypes(ownProcess: safeReads) else { return nil }
+    let session = ReflectionSession(types: types, safeReads: safeReads)
     guard session.passesSelfCheck() else { return nil }
     self.session = PthreadLocked(session)
   }
@@ -66,7 +67,7 @@ final class ReflectionEngine: Sendable {
   func contextHasFixedLayout(_ address: UInt) -> Bool? {
     session.withLock { session in
       guard let metadata = session.word(at: address),
-        session.heapMetadataKind(metadata) == ReflectionSession.closureContextKind
+        session.heapMetadataKind(metadata) == UInt(SOLKindHeapLocalVariable)
       else { return nil }
       return session.capturesHaveFixedLayout(contextMetadata: metadata)
     }
@@ -103,7 +104,9 @@ final class ReflectionEngine: Sendable {
                 sawConservative = true
                 if !allowConservative { return nil }
               }
-              return (target: edge.target, edge: edge)
+              // A word no metadata names costs more than a named reference:
+              // of two equally short cycles, the one Swift metadata names wins.
+              return (target: edge.target, edge: edge, cost: edge.isConservative ? 3 : 1)
             }
           }
           report.visited += outcome.visited

@@ -1,317 +1,259 @@
 import CRemoteMirror
+import HeapModel
 import MemoryView
 
-/// A copy of part of an object's memory, read once and then indexed.
-struct MemoryWindow {
-  var base: UInt
-  var bytes: UnsafeRawPointer?
-  var count: Int
-
-  static var none: MemoryWindow { MemoryWindow(base: 0, bytes: nil, count: 0) }
-
-  func word(at address: UInt) -> UInt? {
-    guard let bytes, address >= base, address - base + 8 <= UInt(count) else { return nil }
-    return bytes.loadUnaligned(fromByteOffset: Int(address - base), as: UInt.self)
-  }
-}
-
 extension ReflectionSession {
-  /// Appends the outgoing references of the object at `address`.
+  /// Appends the outgoing references of the live object at `address`, read
+  /// with the heap model's own walk of its layout (``ObjectWalk``): fields,
+  /// captures, and the elements of the collections it holds (inlined under
+  /// the field's label: `items[3]`).
   ///
   /// Returns the object's layout, or nil when `address` is not a heap
-  /// object Remote Mirror understands (its memory is then scanned
-  /// conservatively). With `strongOnly`, weak, unowned and unmanaged
-  /// references are skipped.
+  /// object Remote Mirror understands (a Swift task's memory is then
+  /// searched for the closure context it holds). With `strongOnly`, weak,
+  /// unowned and unmanaged references are skipped.
   @discardableResult
   func edges(of address: UInt, strongOnly: Bool, into edges: inout [RawEdge]) -> HeapLayout? {
-    guard Self.isPlausibleObject(address) else { return nil }
+    references(of: address, prefix: "", strongOnly: strongOnly, depth: 0, into: &edges)
+  }
+
+  private func references(
+    of address: UInt, prefix: String, strongOnly: Bool, depth: Int, into edges: inout [RawEdge]
+  ) -> HeapLayout? {
+    guard Self.isPlausibleObject(address), depth < 4 else { return nil }
     // With safe reads, one read usually covers the header and every field;
     // direct reads take the header first and then no more than the object.
     var copied = read(address, into: window, count: headerReadSize)
     guard copied >= 16 else { return nil }
     let metadata = window.load(as: UInt.self)
     guard Self.isPlausibleObject(metadata) else { return nil }
-    describedMetadata = metadata
-    let layout = layout(metadata: metadata, instance: address)
+    if depth == 0 { describedMetadata = metadata }
+    guard let layout = layout(metadata: metadata, instance: address) else {
+      if depth == 0, types.heapMetadataKind(metadata) == UInt(SOLKindTask) {
+        scanConservatively(
+          address, size: taskScanSize(of: address), prefix: prefix, closuresOnly: true, into: &edges)
+      }
+      return nil
+    }
+    if layout.kind == .task {
+      // A task holds what its closure captured through its context; the
+      // rest of its block is the runtime's bookkeeping and storage not yet
+      // written (measured: 6 of the 39 words of a 312-byte task kept stale
+      // words that once closed a false, shorter cycle).
+      scanConservatively(
+        address, size: taskScanSize(of: address), prefix: prefix, closuresOnly: true, into: &edges)
+      return layout
+    }
+    if case .fields = layout.shape {
+    } else if copied < Self.storageHeaderSize {
+      // A storage's header says how far it extends: read it whole first.
+      copied = read(address, into: window, count: Self.storageHeaderSize)
+    }
+    let size = objectSize(layout, address: address, header: UnsafeRawPointer(window), copied: copied)
+    guard size >= 16 else { return layout }
+    let buffer = size <= Self.windowSize ? window : ScratchMappings.map(bytes: size)
+    defer { if buffer != window { ScratchMappings.unmap(buffer, bytes: size) } }
+    let read = size <= copied ? copied : self.read(address, into: buffer, count: size)
+    guard read >= 16 else { return layout }
+    // The walk's references are collected first: reading a collection's
+    // storage reuses the window.
+    var visitor = LiveVisitor(kind: layout.kind, bytes: UnsafeRawPointer(buffer))
+    let walk = ObjectWalk(
+      types: types, address: address, bytes: UnsafeRawPointer(buffer), size: read, layout: layout)
+    // The library reads enum and existential values itself: nothing read ahead may be used after it.
+    if layout.hasDynamicSlots { endPrefetch() }
+    let covered = walk.walk(&visitor)
+    var tailCopy: [UInt8] = []
+    if layout.hasOpaqueTail, covered < read {
+      tailCopy = Array(UnsafeRawBufferPointer(start: buffer + covered, count: read - covered))
+    }
+    let opaqueCopies = visitor.opaque.map { range in
+      (range, Array(UnsafeRawBufferPointer(start: buffer + range.lowerBound, count: range.count)))
+    }
+    let found = visitor.found
     let firstPrecise = edges.count
-    if let layout {
-      switch layout.shape {
-      case .fields(let slots):
-        if layout.size > copied {
-          copied = read(address, into: window, count: min(layout.size, Self.windowSize))
+    for reference in found {
+      let label = Slot.join(prefix, reference.label)
+      switch reference.kind {
+      case .strong:
+        if reference.isCollection {
+          _ = references(
+            of: reference.word, prefix: label, strongOnly: strongOnly, depth: depth + 1, into: &edges)
+          continue
         }
-        let view = MemoryWindow(base: address, bytes: UnsafeRawPointer(window), count: copied)
-        apply(slots, base: address, window: view, prefix: nil, strongOnly: strongOnly, depth: 0, into: &edges)
-      case .empty:
-        break
-      default:
-        appendElements(ofStorage: address, prefix: "", strongOnly: strongOnly, into: &edges)
+        guard Self.isPlausibleObject(reference.word) else { continue }
+        edges.append(
+          RawEdge(
+            label: label, target: reference.word, strength: .strong, isConservative: false,
+            function: reference.function))
+      case .weak:
+        guard !strongOnly, Self.isPlausibleObject(reference.word) else { continue }
+        // The weak reference is followed through safe reads only: loading
+        // it with the runtime would trust memory another thread may free.
+        endPrefetch()
+        let target = rm_weakTarget(address + UInt(reference.offset))
+        guard Self.isPlausibleObject(target) else { continue }
+        edges.append(
+          RawEdge(label: label, target: target, strength: .weak, isConservative: false, function: 0))
+      case .unowned, .unmanaged:
+        guard !strongOnly, !reference.isRawPointer, Self.isPlausibleObject(reference.word) else { continue }
+        edges.append(
+          RawEdge(
+            label: label, target: reference.word,
+            strength: reference.kind == .unowned ? .unowned : .unmanaged,
+            isConservative: false, function: 0))
+      case .conservative, .back:
+        continue
       }
     }
-    if layout?.scansConservatively ?? true {
-      let known = Set(edges[firstPrecise...].map(\.target))
-      let targets: ConservativeTargets =
-        layout == nil && isTaskMetadata(metadata) ? .closureContexts : .objects
-      scanConservatively(
-        address, size: scanSize(layout, of: address), skipping: known, targets: targets, into: &edges)
+    let known = Set(edges[firstPrecise...].map(\.target))
+    for (range, bytes) in opaqueCopies {
+      bytes.withUnsafeBytes {
+        scanWords(
+          $0, firstWord: range.lowerBound / 8, of: address, prefix: prefix, skipping: known, into: &edges)
+      }
+    }
+    tailCopy.withUnsafeBytes {
+      scanWords($0, firstWord: covered / 8, of: address, prefix: prefix, skipping: known, into: &edges)
     }
     return layout
   }
 
-  /// The Swift objects a conservative scan accepts as targets.
-  enum ConservativeTargets {
-    /// Any class instance, closure context or collection storage.
-    case objects
-    /// Closure contexts only: what a Swift task holds of the Swift heap is
-    /// its closure's context (its frames are in its allocator's slabs, not
-    /// in the task object). The rest of a task's block is the runtime's
-    /// bookkeeping, storage it has not written yet and malloc's slack:
-    /// measured, 6 of the 39 words of the task-loop scenario's 312-byte task
-    /// keep what the block held before, which once closed a shorter, false
-    /// cycle through an array the detector was holding.
-    case closureContexts
-  }
+  /// The bytes of a collection storage's header (a hashed storage's, the
+  /// longer): what its extent is computed from.
+  static let storageHeaderSize = 72
 
-  /// Whether `metadata` is the metadata of a Swift task (its kind word is
-  /// `MetadataKind::Task`, 0x502).
-  func isTaskMetadata(_ metadata: UInt) -> Bool {
-    word(at: metadata) == 0x502
-  }
-
-  private func compose(_ prefix: String?, _ label: String) -> String {
-    guard let prefix, !prefix.isEmpty else { return label }
-    if label.isEmpty { return prefix }
-    return label.first == "[" ? prefix + label : "\(prefix).\(label)"
-  }
-
-  private func apply(
-    _ slots: [Slot], base: UInt, window: MemoryWindow, prefix: String?, strongOnly: Bool, depth: Int,
-    into edges: inout [RawEdge]
-  ) {
-    guard depth < 16 else { return }
-    for slot in slots {
-      let address = base + UInt(slot.offset)
-      switch slot {
-      case .reference(_, let strength, let label):
-        if strongOnly && strength != .strong { continue }
-        guard let value = window.word(at: address) ?? word(at: address), Self.isPlausibleObject(value)
-        else { continue }
-        var target = value
-        if strength == .weak {
-          // The weak reference is followed through safe reads only: loading
-          // it with the runtime would trust memory another thread may free.
-          endPrefetch()
-          target = rm_weakTarget(address)
-          guard Self.isPlausibleObject(target) else { continue }
-        }
-        edges.append(
-          RawEdge(
-            label: compose(prefix, label), target: target, strength: strength, isConservative: false,
-            function: 0))
-      case .function(_, let label):
-        guard let context = window.word(at: address + 8) ?? word(at: address + 8),
-          Self.isPlausibleObject(context)
-        else { continue }
-        let function = window.word(at: address) ?? word(at: address) ?? 0
-        edges.append(
-          RawEdge(
-            label: compose(prefix, label), target: context, strength: .strong, isConservative: false,
-            function: function))
-      case .collection(_, let label):
-        guard let storage = window.word(at: address) ?? word(at: address), Self.isPlausibleObject(storage)
-        else { continue }
-        appendElements(
-          ofStorage: storage, prefix: compose(prefix, label), strongOnly: strongOnly, into: &edges)
-      case .dynamic(_, let typeRef, let isEnum, let label):
-        // The library reads the value itself: nothing read ahead may be used after it.
-        endPrefetch()
-        let inner: ValueSlots
-        var start = address
-        if isEnum {
-          var caseIndex: Int32 = -1
-          guard swift_reflection_projectEnumValue(context, UInt64(address), typeRef, &caseIndex) != 0,
-            caseIndex >= 0
-          else { continue }
-          let payload = swift_reflection_childOfTypeRef(context, typeRef, UInt32(caseIndex))
-          guard payload.typeRef != 0 || Self.strength(of: payload.kind) != nil else { continue }
-          inner = slotsOfChild(payload)
-        } else {
-          var instanceType: RMTypeRef = 0
-          var instanceStart: UInt64 = 0
-          guard
-            swift_reflection_projectExistential(
-              context, UInt64(address), typeRef, &instanceType, &instanceStart) != 0, instanceType != 0
-          else { continue }
-          inner = self.slots(ofType: instanceType)
-          start = UInt(instanceStart)
-        }
-        apply(
-          inner.slots, base: start, window: window, prefix: compose(prefix, label), strongOnly: strongOnly,
-          depth: depth + 1, into: &edges)
-      }
-    }
-  }
-
-  /// Appends the references held by the elements of an `Array`, `Dictionary` or `Set` storage.
-  private func appendElements(
-    ofStorage storage: UInt, prefix: String, strongOnly: Bool, into edges: inout [RawEdge]
-  ) {
-    // One read covers the header, the hash bitmap or the first elements; the
-    // copy lives on the stack (no heap allocation per collection).
-    withUnsafeTemporaryAllocation(byteCount: headerReadSize, alignment: 16) { buffer in
-      guard let header = buffer.baseAddress else { return }
-      appendElements(ofStorage: storage, header: header, prefix: prefix, strongOnly: strongOnly, into: &edges)
-    }
-  }
-
-  private func appendElements(
-    ofStorage storage: UInt, header: UnsafeMutableRawPointer, prefix: String, strongOnly: Bool,
-    into edges: inout [RawEdge]
-  ) {
-    let copied = read(storage, into: header, count: headerReadSize)
-    guard copied >= 16 else { return }
-    let headerView = MemoryWindow(base: storage, bytes: UnsafeRawPointer(header), count: copied)
-    let metadata = header.load(as: UInt.self)
-    guard Self.isPlausibleObject(metadata), let layout = layout(metadata: metadata, instance: storage) else {
-      return
-    }
+  /// The bytes of an object to read: a class's instance size, a closure
+  /// context's size, a storage's extent from its header; an opaque tail's
+  /// end from the malloc block's size where glibc's header tells it.
+  private func objectSize(_ layout: HeapLayout, address: UInt, header: UnsafeRawPointer, copied: Int) -> Int {
+    var size = layout.size
     switch layout.shape {
-    case .arrayStorage(let element, let stride):
-      guard !element.slots.isEmpty, stride > 0,
-        let count = headerView.word(at: storage + 16) ?? word(at: storage + 16), count <= 1 << 24
-      else { return }
-      let firstElements = min(Int(count), max(0, copied - 32) / stride)
-      for offset in 0..<firstElements {
-        apply(
-          element.slots, base: storage + 32 + UInt(offset * stride), window: headerView,
-          prefix: compose(prefix, "[\(offset)]"), strongOnly: strongOnly, depth: 1, into: &edges)
+    case .fields: break
+    default: size = ObjectWalk.storageExtent(layout, header: header, count: copied, address: address) ?? 0
+    }
+    if layout.hasOpaqueTail, let block = mallocBlockBound(of: address) { size = max(size, block) }
+    return min(size, Self.maximumObjectSize)
+  }
+
+  /// The references a walk found, kept to be followed after it.
+  private struct LiveVisitor: ReferenceVisitor {
+    struct Found {
+      var word: UInt
+      var offset: Int
+      var kind: EdgeKind
+      var label: String
+      var function: UInt
+      var isCollection: Bool
+      var isRawPointer: Bool
+    }
+    let kind: BlockKind
+    let bytes: UnsafeRawPointer
+    var found: [Found] = []
+    var opaque: [Range<Int>] = []
+
+    mutating func reference(
+      _ word: UInt, at offset: Int, kind edgeKind: EdgeKind, slot: Slot, context: SlotContext
+    ) {
+      var function: UInt = 0
+      var isCollection = false
+      var isRawPointer = false
+      switch slot {
+      case .function: function = offset >= 8 ? bytes.load(fromByteOffset: offset - 8, as: UInt.self) : 0
+      case .collection: isCollection = true
+      case .rawPointer: isRawPointer = true
+      default: break
       }
-      guard firstElements < Int(count) else { return }
-      let perChunk = max(1, Self.maximumObjectSize / stride)
-      let buffer = UnsafeMutableRawPointer.allocate(byteCount: perChunk * stride, alignment: 16)
-      defer { buffer.deallocate() }
-      var index = firstElements
-      while index < Int(count) {
-        let chunk = min(perChunk, Int(count) - index)
-        let start = storage + 32 + UInt(index * stride)
-        let copied = read(start, into: buffer, count: chunk * stride)
-        let view = MemoryWindow(base: start, bytes: UnsafeRawPointer(buffer), count: copied)
-        for offset in 0..<chunk {
-          apply(
-            element.slots, base: start + UInt(offset * stride), window: view,
-            prefix: compose(prefix, "[\(index + offset)]"), strongOnly: strongOnly, depth: 1, into: &edges)
-        }
-        index += chunk
-      }
-    case .dictionaryStorage(let key, let keyStride, let value, let valueStride):
-      let keys = headerView.word(at: storage + 48) ?? word(at: storage + 48) ?? 0
-      let values = headerView.word(at: storage + 56) ?? word(at: storage + 56) ?? 0
-      forEachOccupiedBucket(storage, header: headerView, bitmapOffset: 64) { ordinal, bucket in
-        if !key.slots.isEmpty {
-          apply(
-            key.slots, base: keys + bucket * UInt(keyStride), window: .none,
-            prefix: compose(prefix, "keys[\(ordinal)]"), strongOnly: strongOnly, depth: 1, into: &edges)
-        }
-        if !value.slots.isEmpty {
-          apply(
-            value.slots, base: values + bucket * UInt(valueStride), window: .none,
-            prefix: compose(prefix, "values[\(ordinal)]"), strongOnly: strongOnly, depth: 1, into: &edges)
-        }
-      }
-    case .setStorage(let element, let stride):
-      guard !element.slots.isEmpty else { return }
-      let elements = headerView.word(at: storage + 48) ?? word(at: storage + 48) ?? 0
-      forEachOccupiedBucket(storage, header: headerView, bitmapOffset: 56) { ordinal, bucket in
-        apply(
-          element.slots, base: elements + bucket * UInt(stride), window: .none,
-          prefix: compose(prefix, "[\(ordinal)]"), strongOnly: strongOnly, depth: 1, into: &edges)
-      }
-    case .fields, .empty:
-      break
+      found.append(
+        Found(
+          word: word, offset: offset, kind: edgeKind, label: context.label(of: slot, kind: kind),
+          function: function,
+          isCollection: isCollection, isRawPointer: isRawPointer))
+    }
+
+    mutating func opaque(from: Int, to: Int, context: SlotContext) {
+      if to > from { opaque.append(from..<to) }
     }
   }
 
-  /// Calls `body` with the ordinal and bucket index of each occupied bucket of a hashed storage.
-  ///
-  /// A table with fewer than 64 buckets keeps its bitmap in one word whose bits
-  /// past the last bucket are all set (the standard library's `_HashTable.clear()`
-  /// does so to speed up its hole search): those bits are not buckets, and the
-  /// memory they would index lies past the element arrays. No more than the
-  /// storage's count of buckets are reported either.
-  private func forEachOccupiedBucket(
-    _ storage: UInt, header: MemoryWindow, bitmapOffset: UInt, _ body: (Int, UInt) -> Void
-  ) {
-    guard let scaleWord = header.word(at: storage + 32) ?? word(at: storage + 32),
-      let count = header.word(at: storage + 16) ?? word(at: storage + 16)
-    else { return }
-    let scale = scaleWord & 0xFF
-    guard scale < 32 else { return }
-    let bucketCount = 1 << Int(scale)
-    guard count <= UInt(bucketCount) else { return }
-    let wordCount = (bucketCount + 63) / 64
-    var ordinal = 0
-    for wordIndex in 0..<wordCount {
-      let address = storage + bitmapOffset + UInt(wordIndex * 8)
-      guard var bits = header.word(at: address) ?? word(at: address) else { return }
-      if bucketCount < 64 { bits &= (1 << UInt(bucketCount)) - 1 }
-      while bits != 0 {
-        guard ordinal < Int(count) else { return }
-        let bit = bits.trailingZeroBitCount
-        bits &= bits - 1
-        body(ordinal, UInt(wordIndex * 64 + bit))
-        ordinal += 1
-      }
-    }
-  }
-
-  /// How many bytes of an object to scan conservatively: its size from its
-  /// metadata (a class's instance size, a closure context's size); for a heap
-  /// object whose size no metadata gives (an async task), a fixed window, with
-  /// safe reads only, since reading past its end cannot fault there, cut to
-  /// its malloc block when glibc's header says it is shorter. A size is never
-  /// taken from the allocator alone: block headers differ between malloc
-  /// implementations, and sanitizers replace malloc.
-  private func scanSize(_ layout: HeapLayout?, of address: UInt) -> Int {
-    if let layout, layout.size > 0 { return layout.size }
+  /// How many bytes of a task to search: its malloc block's size when
+  /// glibc's header tells it, else a fixed window (safe reads only).
+  private func taskScanSize(of address: UInt) -> Int {
     guard safeReads else { return 0 }
     return min(Self.firstReadSize, mallocBlockBound(of: address) ?? Self.firstReadSize)
   }
 
   /// An upper bound of the usable size of the malloc block at `address`
-  /// (MemoryView reads glibc's chunk header; nil under another allocator): it
-  /// shortens the fixed window for an object no metadata sizes (an async
-  /// task: 312 bytes for the task-loop scenario's, where a 512-byte window
-  /// read the next block's stale words as a shorter, wrong cycle). A header
-  /// that looks wrong gives nil, the fixed window: the read stays safe.
+  /// (glibc's chunk header; nil under another allocator or when the header
+  /// looks wrong).
   private func mallocBlockBound(of address: UInt) -> Int? {
     ProcessSnapshot.usableSizeOfOwnBlock(at: address) { word(at: $0) }
   }
 
-  /// Finds words in the object's first `size` bytes that hold the address of
-  /// a heap object Remote Mirror recognises; such edges are marked conservative.
+  /// Finds words of an object's first `size` bytes that hold the address of
+  /// a Swift object (a closure context only, with `closuresOnly`): edges
+  /// marked conservative.
   private func scanConservatively(
-    _ address: UInt, size: Int, skipping known: Set<UInt>, targets: ConservativeTargets,
-    into edges: inout [RawEdge]
+    _ address: UInt, size: Int, prefix: String, closuresOnly: Bool, into edges: inout [RawEdge]
   ) {
     let limit = min(size, Self.maximumObjectSize)
     guard limit > 16 else { return }
-    let buffer = UnsafeMutableRawPointer.allocate(byteCount: limit, alignment: 16)
-    defer { buffer.deallocate() }
+    let buffer = ScratchMappings.map(bytes: limit)
+    defer { ScratchMappings.unmap(buffer, bytes: limit) }
     let copied = read(address, into: buffer, count: limit)
+    guard copied > 16 else { return }
+    scanWords(
+      UnsafeRawBufferPointer(start: buffer + 16, count: copied - 16), firstWord: 2, of: address,
+      prefix: prefix,
+      skipping: [], closuresOnly: closuresOnly, into: &edges)
+  }
+
+  /// Appends an edge for each word of `bytes` (word `firstWord` of the
+  /// object at `address` on) that holds the address of a Swift object.
+  private func scanWords(
+    _ bytes: UnsafeRawBufferPointer, firstWord: Int, of address: UInt, prefix: String,
+    skipping known: Set<UInt>,
+    closuresOnly: Bool = false, into edges: inout [RawEdge]
+  ) {
     var seen = known
-    var offset = 16
-    while offset + 8 <= copied {
-      let candidate = buffer.load(fromByteOffset: offset, as: UInt.self)
-      offset += 8
+    for index in 0..<bytes.count / 8 {
+      let candidate = bytes.loadUnaligned(fromByteOffset: index * 8, as: UInt.self)
       guard candidate != address, candidate & 15 == 0, Self.isPlausibleObject(candidate),
-        !seen.contains(candidate), let layout = layout(ofObjectAt: candidate), layout.kind != .other,
-        targets == .objects || layout.kind == .closureContext
+        !seen.contains(candidate),
+        let layout = layout(ofObjectAt: candidate), !closuresOnly || layout.kind == .closureContext
       else { continue }
       seen.insert(candidate)
       edges.append(
         RawEdge(
-          label: "word \(offset / 8 - 1)", target: candidate, strength: .strong, isConservative: true,
-          function: 0))
+          label: Slot.join(prefix, "word \(firstWord + index)"), target: candidate, strength: .strong,
+          isConservative: true, function: 0))
     }
   }
+}
+
+extension HeapLayout {
+  /// Whether reading the object's references asks the library to read an
+  /// enum's or existential's value.
+  var hasDynamicSlots: Bool {
+    func dynamic(_ slots: [Slot]) -> Bool {
+      slots.contains { if case .dynamic = $0 { true } else { false } }
+    }
+    switch shape {
+    case .fields(let slots): return dynamic(slots)
+    case .arrayStorage(let element, _): return dynamic(element.slots)
+    case .dictionaryStorage(let key, _, let value, _): return dynamic(key.slots) || dynamic(value.slots)
+    case .setStorage(let element, _): return dynamic(element.slots)
+    case .stringStorage, .empty: return false
+    }
+  }
+}
+
+/// An outgoing reference found in a live object, before it is described for the caller.
+struct RawEdge {
+  var label: String
+  var target: UInt
+  var strength: ReferenceStrength
+  var isConservative: Bool
+  /// The closure's function pointer when the reference is a closure value, else 0.
+  var function: UInt
 }

@@ -1,17 +1,21 @@
 import CRemoteMirror
+import HeapModel
+import MemoryView
 
 /// One Remote Mirror reflection context and everything cached for it.
 ///
 /// Not thread-safe, like the context itself: only ``ReflectionEngine`` holds
 /// a session, behind its lock.
 final class ReflectionSession {
-  let context: RMContextRef
+  /// The reflection layer over this process (the heap model's, over our own memory).
+  let types: SwiftTypes
   let safeReads: Bool
-  /// Layouts by metadata address; `nil` entries remember metadata that is not usable.
-  var layouts: [UInt: HeapLayout?] = [:]
-  /// References inside value types, by type reference.
-  var valueSlots: [RMTypeRef: ValueSlots] = [:]
+  var context: RMContextRef { types.context }
   /// Bytes of the object being described.
+  /// Copies of objects' bytes are kept where no scan reads them: in scratch
+  /// mappings of their own, not malloc (a frozen copy of this process would
+  /// otherwise hold a block that starts like the object last described: a
+  /// second "instance" with the same references).
   let window: UnsafeMutableRawPointer
   static let windowSize = 4096
   /// Bytes read first from an object with safe reads: its header and, usually,
@@ -43,28 +47,38 @@ final class ReflectionSession {
   let prefetchArena: UnsafeMutableRawPointer
   let prefetchRegions: UnsafeMutablePointer<RMRegion>
 
-  init(context: RMContextRef, safeReads: Bool) {
-    self.context = context
+  init(types: SwiftTypes, safeReads: Bool) {
+    self.types = types
     self.safeReads = safeReads
-    window = .allocate(byteCount: Self.windowSize, alignment: 16)
+    window = ScratchMappings.map(bytes: Self.windowSize)
     speculates = safeReads
     plans = Array(repeating: nil, count: Self.planSlots)
-    prefetchArena = .allocate(byteCount: Self.prefetchArenaSize, alignment: 16)
+    prefetchArena = ScratchMappings.map(bytes: Self.prefetchArenaSize)
     prefetchRegions = .allocate(capacity: Self.maximumPlannedReads)
   }
 
   deinit {
-    window.deallocate()
-    prefetchArena.deallocate()
+    ScratchMappings.unmap(window, bytes: Self.windowSize)
+    ScratchMappings.unmap(prefetchArena, bytes: Self.prefetchArenaSize)
     prefetchRegions.deallocate()
-    swift_reflection_destroyReflectionContext(context)
   }
 
   // MARK: Reads
 
   /// Whether `address` can be the start of a heap object.
-  static func isPlausibleObject(_ address: UInt) -> Bool {
-    address >= 0x1_0000 && address < 0x0000_8000_0000_0000 && address & 7 == 0
+  static func isPlausibleObject(_ address: UInt) -> Bool { SwiftTypes.isPlausibleObject(address) }
+
+  /// The layout for objects with `metadata` (see ``SwiftTypes/layout(metadata:instance:)``).
+  func layout(metadata: UInt, instance: UInt) -> HeapLayout? {
+    types.layout(metadata: metadata, instance: instance)
+  }
+
+  /// The kind of the heap metadata at `metadata`, or nil.
+  func heapMetadataKind(_ metadata: UInt) -> UInt? { types.heapMetadataKind(metadata) }
+
+  /// Whether a closure context's captures have one layout for every instance.
+  func capturesHaveFixedLayout(contextMetadata metadata: UInt) -> Bool {
+    types.capturesHaveFixedLayout(contextMetadata: metadata)
   }
 
   /// The word at `address`, or nil if it cannot be read.
@@ -120,7 +134,7 @@ final class ReflectionSession {
       Self.isPlausibleObject(address) && Self.isPlausibleObject(metadata)
       ? layout(metadata: metadata, instance: address) : nil
     guard let layout else { return (ObjectInfo(address: address, typeName: "heap object", kind: .other), 0) }
-    return (ObjectInfo(address: address, typeName: layout.typeName, kind: layout.kind), metadata)
+    return (ObjectInfo(address: address, typeName: layout.typeName, kind: ObjectKind(layout.kind)), metadata)
   }
 
   /// Reads the word at each of `addresses` (0 where unreadable), in as few system calls as possible.
@@ -151,7 +165,9 @@ final class ReflectionSession {
       var strengths: [String: ReferenceStrength] = [:]
       var functions = 0
       for slot in slots {
-        if case .reference(_, let strength, let label) = slot { strengths[label] = strength }
+        if case .reference(_, let strength, let label) = slot {
+          strengths[label] = ReferenceStrength(strength)
+        }
         if case .function = slot { functions += 1 }
       }
       return strengths == ["strong": .strong, "weak": .weak, "unowned": .unowned] && functions == 1
@@ -172,4 +188,28 @@ private final class SelfCheckProbe {
 
 private final class SelfCheckProbeTarget: Sendable {
   static let shared = SelfCheckProbeTarget()
+}
+
+extension ObjectKind {
+  /// What the public API calls a block of the heap model's `kind`.
+  init(_ kind: BlockKind) {
+    switch kind {
+    case .object: self = .object
+    case .closureContext: self = .closureContext
+    case .arrayStorage, .dictionaryStorage, .setStorage: self = .collectionStorage
+    case .box, .stringStorage, .task: self = .other
+    default: self = .mallocBlock
+    }
+  }
+}
+
+extension ReferenceStrength {
+  init(_ strength: SlotStrength) {
+    switch strength {
+    case .strong: self = .strong
+    case .weak: self = .weak
+    case .unowned: self = .unowned
+    case .unmanaged: self = .unmanaged
+    }
+  }
 }

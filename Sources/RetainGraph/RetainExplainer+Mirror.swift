@@ -34,7 +34,7 @@ extension RetainExplainer {
       }
       let outcome = PathSearch<ObjectIdentifier, MirrorGraph.Edge>.shortestPath(
         from: attempt.sources, to: subject, limits: limits
-      ) { graph.edges(of: $0) }
+      ) { graph.edges(of: $0).map { (target: $0.target, edge: $0.edge, cost: 1) } }
       visited += outcome.visited
       truncated = truncated || outcome.isTruncated
       if let path = outcome.path, let first = path.first {

@@ -315,3 +315,5 @@ void mvt_leaveStaleWords(size_t size, uintptr_t word) {
   for (size_t index = 0; index < size / sizeof(uintptr_t); index++) block[index] = word;
   free((void *)block);
 }
+
+void mvt_writeWord(uintptr_t address, uintptr_t word) { *(volatile uintptr_t *)address = word; }

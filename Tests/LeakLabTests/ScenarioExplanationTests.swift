@@ -43,7 +43,7 @@ import Testing
     (
       "lazy-closure-property", "CartScreen#1", "closure in CartScreen.describe.getter → captures CartScreen#1"
     ),
-    ("task-loop", "TickerScreen#1", "task._task"),
+    ("task-loop", "TickerScreen#1", "task: Task"),
     (
       "foundation-timer", "ScoreboardScreen#1",
       "timer: Timer#1 → _fire: closure in ScoreboardScreen.startRefreshing() → captures ScoreboardScreen#1"

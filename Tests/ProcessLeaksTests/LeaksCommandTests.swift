@@ -97,7 +97,7 @@ import Testing
     #expect(status == 0)
     #expect(report.reachable.map(\.type) == ["ReportExporter"])
     #expect(
-      report.reachable.first?.path.first?.hasPrefix("root: global OperationCompletion.exporter") == true)
+      report.reachable.first?.path.first == "root: global exporter in OperationCompletion")
   }
 
   // MARK: Errors: one line, status 2

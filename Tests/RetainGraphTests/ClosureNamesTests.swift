@@ -1,3 +1,4 @@
+import HeapModel
 import Testing
 
 @testable import RetainGraph

@@ -151,12 +151,16 @@ import Testing
     #expect(path.steps.map(\.label) == ["", "held", "back"])
   }
 
-  @Test func aPlainCBufferIsNotBelievedToHoldASwiftObject() {
-    // Plain buffers' stale words are the usual false step: not followed into Swift objects.
+  /// A plain C buffer that retained an object holds it: the object's
+  /// strong count leaves room for a reference no metadata names.
+  @Test func aPlainCBufferThatRetainedAnObjectHoldsIt() throws {
     let held = Held()
     mvt_holdInPlainBuffer(Unmanaged.passRetained(held).toOpaque())
     defer { Unmanaged<Held>.fromOpaque(mvt_releasePlainBuffer()).release() }
-    #expect(explainer.explain(held).rootPath == nil)
+    let path = try #require(explainer.explain(held).rootPath)
+    #expect(path.start.name == "global mvt_plainBuffer in LeakLabPackageTests.xctest", "\(path)")
+    #expect(path.steps.map(\.label) == ["", "word 1"])
+    #expect(path.steps.allSatisfy { $0.isConservative })
   }
 
   @Test func aRegisteredRootNamesThePathItStarts() throws {

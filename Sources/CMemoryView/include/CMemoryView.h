@@ -105,6 +105,14 @@ pid_t mv_currentThreadID(void);
 void mv_forEachThreadLocalBlock(void (*body)(void *context, uintptr_t bias, uintptr_t block, size_t size),
                                 void *context);
 
+/// Where glibc's `struct link_map` keeps a module's static TLS offset (the
+/// distance from a thread pointer down to the module's TLS block), measured
+/// in this process on the loaded library whose file name contains
+/// `libraryName`: the byte offset of the field, or -1 when the library is
+/// not loaded here, has no static TLS, or the field cannot be told apart.
+/// Any process with the same glibc lays the struct out the same way.
+long mv_linkMapTLSOffsetField(const char *libraryName);
+
 /// Forks a copy of the calling process that stops itself at once (SIGSTOP)
 /// and dies with its parent: its memory is this process's at the instant of
 /// the fork, still while other threads go on (glibc's fork holds malloc's
@@ -130,12 +138,12 @@ void *mv_mapScratch(size_t size);
 /// (without copying its pages). NULL on failure (the old mapping stays).
 void *mv_remapScratch(void *address, size_t oldSize, size_t newSize);
 
-/// The CoreFoundation type name (`CFRunLoopTimer`) of the CoreFoundation
-/// object at `object` in this process, read safely (its type id from its
-/// info word, then the runtime's class table through
-/// `_CFRuntimeGetClassWithTypeID`); writes it into `buffer` and returns its
-/// length, 0 when unknown (no CoreFoundation loaded, an implausible id).
-size_t mv_coreFoundationTypeName(uintptr_t object, char *buffer, size_t capacity);
+/// The name (`CFRunLoopTimer`) of the CoreFoundation type with id `typeID`
+/// (bits 8-17 of a CoreFoundation object's info word, 16 bytes in), from
+/// this process's class table through `_CFRuntimeGetClassWithTypeID`: the
+/// same table as any process's with the same Foundation. Writes it into
+/// `buffer` and returns its length, 0 when unknown.
+size_t mv_coreFoundationTypeName(uintptr_t typeID, char *buffer, size_t capacity);
 
 /// Demangles a Swift symbol name with the runtime's demangler; the result is
 /// malloc'd (free it), or NULL.

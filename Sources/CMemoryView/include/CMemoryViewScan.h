@@ -1,4 +1,4 @@
-// The inner loops of MemoryView's conservative scans, in C so that they run
+// The inner loops of the heap model's scans, in C so that they run
 // at a useful speed in debug builds too (Swift at -Onone checks every access).
 #ifndef LEAKLAB_CMEMORYVIEWSCAN_H
 #define LEAKLAB_CMEMORYVIEWSCAN_H
@@ -35,27 +35,30 @@ int64_t mv_findBlock(const MVBlockIndex *index, uintptr_t address);
 /// without it, unless its top two bits are both set (a reference count word).
 int64_t mv_lookUp(const MVBlockIndex *index, uintptr_t value);
 
-/// Scans `count` words of block `source`: for each that points into another
-/// block, writes `source << 32 | target` (target with its interior bit) into
-/// `edges`, which has room for `count`. Returns the number written.
-size_t mv_scanBlockWords(const MVBlockIndex *index, const uintptr_t *words, size_t count, uint32_t source,
-                         uint64_t *edges);
 
 /// Scans `count` words of a root: for each that points into a block, writes
 /// the word's position and the target (with its interior bit). Returns the number written.
 size_t mv_scanRootWords(const MVBlockIndex *index, const uintptr_t *words, size_t count, uint32_t *positions,
                         uint32_t *targets);
 
-/// Removes from `edges` every edge whose `source << 32 | target` (interior
-/// bit cleared) is in `pairs` (sorted); `isSource` is a bitmap of the
-/// sources that appear in `pairs`. Returns the new count.
-size_t mv_dropEdges(uint64_t *edges, size_t count, const uint64_t *pairs, size_t pairCount, const uint64_t *isSource);
 
-/// Builds both indexes of `edges` (in source order): `offsets`/`sources`
-/// by target and `forwardOffsets`/`targets` by source. The offset tables
-/// have `blocks + 1` entries; `cursor` is `blocks` entries of scratch.
-void mv_buildIndexes(const uint64_t *edges, size_t count, size_t blocks, uint32_t *offsets, uint32_t *sources,
-                     uint32_t *forwardOffsets, uint32_t *targets, uint32_t *cursor);
+
+/// The heap model's conservative read of part of one block: for each of
+/// `count` words (the first at word `firstWord` of block `source`) that
+/// points into a live block other than `source`, appends the target (with
+/// `MV_INTERIOR_BIT` when it points into the middle) to `targets` and the
+/// word's position in the block, shifted left by 4 and or'ed with `kind`, to
+/// `infos`. Returns how many were appended.
+size_t mv_scanConservative(const MVBlockIndex *index, const uintptr_t *words, size_t count, uint32_t source,
+                           uint32_t firstWord, uint32_t kind, uint32_t *targets, uint32_t *infos);
+
+/// The heap model's backward index: from the forward edges (`targets` and
+/// `infos`, grouped by source with `outStart`, `blocks + 1` entries), fills
+/// `inStart` (`blocks + 1` entries) and, grouped by target, `inSources` (the
+/// source, with the target's interior bit) and `inEdges` (the forward
+/// position of each edge). `cursor` is scratch of `blocks` entries.
+void mv_buildBackward(const uint32_t *targets, const uint32_t *outStart, size_t blocks, uint32_t *inStart,
+                      uint32_t *inSources, uint32_t *inEdges, uint32_t *cursor);
 
 #ifdef __cplusplus
 }

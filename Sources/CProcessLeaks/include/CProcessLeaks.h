@@ -98,24 +98,6 @@ size_t pl_unwind(pid_t thread, uint64_t *instructionPointers, uint64_t *stackPoi
 
 // MARK: Remote Mirror over another process (RemoteContext.c)
 
-/// An opaque reflection context of the Remote Mirror library.
-typedef struct SwiftReflectionContext *PLReflectionContext;
-
-/// Creates a Remote Mirror context whose reads copy from process `pid` with
-/// `process_vm_readv` (never faulting; absurd sizes rejected). NULL on failure.
-PLReflectionContext pl_createRemoteContext(pid_t pid);
-
-/// Registers one image's reflection sections: `local` holds a copy of the
-/// target's bytes from `remoteStart` (`length` bytes); each section is given
-/// as its remote start and size (0 when absent), in the order fieldmd,
-/// assocty, builtin, capture, typeref, reflstr.
-void pl_addReflectionSections(
-  PLReflectionContext context, const void *local, uint64_t remoteStart, uint64_t length,
-  const uint64_t sectionStarts[6], const uint64_t sectionSizes[6]);
-
-/// Destroys a context made by `pl_createRemoteContext`.
-void pl_destroyRemoteContext(PLReflectionContext context);
-
 
 #ifdef __cplusplus
 }

@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "SwiftObjectLayout.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -92,6 +94,34 @@ void swift_reflection_dumpInfoForInstance(RMContextRef context, uintptr_t object
 void swift_reflection_dumpTypeRef(RMTypeRef typeRef);
 void swift_reflection_dumpInfoForMetadata(RMContextRef context, uintptr_t metadata);
 
+// MARK: Swift tasks (the library's async task API)
+
+/// What the library tells of a Swift task (`swift_async_task_info_t`).
+typedef struct RMAsyncTaskInfo {
+  const char *error;
+  uint32_t jobFlags;
+  uint64_t taskStatusFlags;
+  uint64_t identifier;
+  /// The function the task runs next: the resume point of its current await.
+  uint64_t runJob;
+  uint64_t allocatorSlab;
+  unsigned childTaskCount;
+  uint64_t *childTasks;
+  unsigned asyncBacktraceFrameCount;
+  /// The resume functions of the task's async frames, innermost first.
+  uint64_t *asyncBacktraceFrames;
+} RMAsyncTaskInfo;
+
+RMAsyncTaskInfo swift_reflection_asyncTaskInfo(RMContextRef context, uint64_t task);
+
+/// A task's first allocator slab (`swift_async_task_slab_return_t`).
+typedef struct RMAsyncTaskSlab {
+  const char *error;
+  uint64_t slab;
+} RMAsyncTaskSlab;
+
+RMAsyncTaskSlab swift_reflection_asyncTaskSlabPointer(RMContextRef context, uint64_t task);
+
 // MARK: Swift runtime functions (exported by libswiftCore.so)
 
 size_t swift_retainCount(void *object);
@@ -111,6 +141,30 @@ char *swift_demangle(
 /// address fails instead of faulting. Returns NULL if the library cannot be
 /// initialised.
 RMContextRef rm_createContext(bool safeReads);
+
+/// Creates a reflection context whose every read is a copy from process
+/// `pid` with `process_vm_readv` (never faulting, whatever the memory holds;
+/// absurd sizes rejected): another process, or a frozen copy of this one.
+/// Register its images with `rm_addOwnImages` (a copy of this process: the
+/// same images at the same addresses) or `rm_addReflectionSections`. NULL if
+/// the library cannot be initialised.
+RMContextRef rm_createContextReading(int pid);
+
+/// Registers the reflection sections of every Swift image loaded in this
+/// process with `context` (local and remote addresses alike).
+void rm_addOwnImages(RMContextRef context);
+
+/// Registers one image's reflection sections: `local` holds a copy of the
+/// target's bytes from `remoteStart` (`length` bytes); each section is given
+/// as its remote start and size (0 when absent), in the order fieldmd,
+/// assocty, builtin, capture, typeref, reflstr. `local` must outlive the context.
+void rm_addReflectionSections(
+  RMContextRef context, const void *local, uint64_t remoteStart, uint64_t length,
+  const uint64_t sectionStarts[6], const uint64_t sectionSizes[6]);
+
+/// Copies `size` bytes at `address` of process `pid` into `destination` with
+/// `process_vm_readv`; returns the bytes copied (0 on failure).
+size_t rm_readProcess(int pid, uintptr_t address, void *destination, size_t size);
 
 /// Copies `size` bytes at `address` into `destination`. Safe mode never
 /// faults; returns the number of bytes copied (may be short at the end of a

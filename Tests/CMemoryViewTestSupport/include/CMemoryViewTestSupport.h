@@ -97,4 +97,7 @@ size_t mvt_usableSize(const void *block);
 /// those stale words wherever its owner does not write.
 void mvt_leaveStaleWords(size_t size, uintptr_t word);
 
+/// Writes `word` at `address` (a block the test owns).
+void mvt_writeWord(uintptr_t address, uintptr_t word);
+
 #endif

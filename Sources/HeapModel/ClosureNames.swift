@@ -1,0 +1,131 @@
+import CRemoteMirror
+import MemoryView
+import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Names closures from their function pointers: `closure in AlertScreen.showAlert()`.
+///
+/// Closures are local ELF symbols, found in the `.symtab` of the image that
+/// holds the function (``rm_symbolName``), then demangled by the runtime and
+/// shortened to what a developer would write. Without a symbol table (a
+/// stripped binary) the name is plain `closure`.
+package enum ClosureNames {
+  private static let cache = Mutex<[UInt: String]>([:])
+
+  /// The display name of the closure whose function is at `function` in this process.
+  package static func name(of function: UInt) -> String {
+    if let cached = cache.withLock({ $0[function] }) { return cached }
+    let name = lookUp(function) ?? "closure"
+    cache.withLock { $0[function] = name }
+    return name
+  }
+
+  /// The display name of the closure whose function is at `function` in a
+  /// process with `images` (another process, or a copy of this one).
+  package static func name(of function: UInt, in images: ImageList) -> String {
+    guard function != 0, let image = images.image(containing: function),
+      let symbol = image.symbol(containing: function, kinds: .function)
+    else { return "closure" }
+    return simplify(symbol.demangled)
+  }
+
+  private static func lookUp(_ function: UInt) -> String? {
+    guard function != 0 else { return nil }
+    var buffer = [CChar](repeating: 0, count: 2048)
+    let length = rm_symbolName(function, &buffer, buffer.count)
+    guard length > 0, let demangled = swift_demangle(buffer, length, nil, nil, 0) else { return nil }
+    defer { free(demangled) }
+    return simplify(String(cString: demangled))
+  }
+
+  /// Shortens a demangled function name.
+  ///
+  /// `partial apply forwarder for closure #1 () -> () in App.AlertScreen.showAlert() -> ()`
+  /// becomes `closure in AlertScreen.showAlert()`; a method used as a
+  /// closure (`App.Screen.handle(response: Swift.Int) -> ()`) becomes
+  /// `Screen.handle(response:)`.
+  package static func simplify(_ demangled: String) -> String {
+    var text = Substring(TypeNames.removingDiscriminators(demangled))
+    for prefix in ["partial apply forwarder for ", "reabstraction thunk helper from ", "thunk for "]
+    where text.hasPrefix(prefix) {
+      text = text.dropFirst(prefix.count)
+    }
+    var isClosure = false
+    if let closure = text.ranges(of: "closure #").last {
+      isClosure = true
+      let rest = text[closure.upperBound...]
+      guard let inRange = rest.firstRange(of: " in ") else { return "closure" }
+      text = rest[inRange.upperBound...]
+    }
+    let function = TypeNames.unqualified(shortenSignature(String(text)))
+    return isClosure ? "closure in \(function)" : function
+  }
+
+  /// Drops the result type and the parameter types: `f(x: Int) -> ()` becomes `f(x:)`.
+  private static func shortenSignature(_ text: String) -> String {
+    var text = text
+    if let colon = text.firstRange(of: " : ") { text = String(text[..<colon.lowerBound]) }
+    guard let open = firstTopLevelParenthesis(in: text) else { return text }
+    let name = text[..<open]
+    var depth = 0
+    var parameters: [Substring] = []
+    var start = text.index(after: open)
+    var end = text.endIndex
+    for index in text[open...].indices {
+      switch text[index] {
+      case "(", "<", "[": depth += 1
+      case ")", ">", "]":
+        depth -= 1
+        if depth == 0 {
+          end = index
+          break
+        }
+      case "," where depth == 1:
+        parameters.append(text[start..<index])
+        start = text.index(after: index)
+      default: break
+      }
+      if end != text.endIndex { break }
+    }
+    let last = text[start..<end]
+    if !last.trimmingSpaces.isEmpty { parameters.append(last) }
+    let labels = parameters.map { parameter -> String in
+      let trimmed = parameter.trimmingSpaces
+      if let colon = trimmed.firstIndex(of: ":"),
+        trimmed[..<colon].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" })
+      {
+        return "\(trimmed[..<colon]):"
+      }
+      return "_:"
+    }
+    return "\(name)(\(labels.joined()))"
+  }
+
+  /// The first `(` that opens a parameter list, skipping `(extension in M):` and
+  /// `(Name in $hash)` qualifiers.
+  private static func firstTopLevelParenthesis(in text: String) -> String.Index? {
+    var index = text.startIndex
+    while let open = text[index...].firstIndex(of: "(") {
+      let inner = text[text.index(after: open)...]
+      if inner.hasPrefix("extension in ") || (inner.prefix { $0 != ")" }.contains(" in ")) {
+        guard let close = inner.firstIndex(of: ")") else { return nil }
+        index = text.index(after: close)
+        continue
+      }
+      return open
+    }
+    return nil
+  }
+}
+
+extension Substring {
+  var trimmingSpaces: Substring {
+    var result = self
+    while result.first == " " { result = result.dropFirst() }
+    while result.last == " " { result = result.dropLast() }
+    return result
+  }
+}

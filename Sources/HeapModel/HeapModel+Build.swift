@@ -1,0 +1,385 @@
+import CMemoryView
+import CRemoteMirror
+import MemoryView
+
+extension HeapModel {
+  /// One pass over the heap, block by block in address order, each window of
+  /// blocks copied once: every block is classified by its first word and its
+  /// references are read as its kind says (see ``HeapModel``). Then the side
+  /// tables found from their objects' counts are told apart, the references
+  /// no rule admits are dropped, and the backward index is built.
+  struct Builder {
+    unowned(unsafe) let model: HeapModel
+    let heap: MallocHeap
+    let types: SwiftTypes
+    /// Where the edges go.
+    var sink: EdgeSink
+    /// The type id each first word makes a block (0: plain malloc memory).
+    var typeByFirstWord: [UInt: UInt32] = [:]
+    /// Blocks whose kind is known before they are read (free caches, byte buffers).
+    let presetKinds: [Int: BlockKind]
+    let presetBlocks: BlockSet
+    /// The kind of each type id (a copy of the model's types' kinds, for the inner loop).
+    var typeKinds: [BlockKind] = [.mallocBlock]
+    /// The last type ids found by first word: a direct-mapped cache before the dictionary.
+    var recentFirstWords = [UInt](repeating: 0, count: 4096)
+    var recentTypeIDs = [UInt32](repeating: 0, count: 4096)
+    /// Objects whose counts are in a side table: the object and the table's address.
+    var sideTables: [(object: Int, table: UInt)] = []
+    /// The sizes Block descriptors give.
+    var blockDescriptorSizes: [UInt: Int] = [:]
+    /// The ids of the C types met, by kind and name.
+    var cTypeIDs: [String: UInt32] = [:]
+    /// Each side table's object.
+    var sideTableOwner: [Int: Int] = [:]
+    /// Each task slab's task.
+    var slabOwner: [Int: Int] = [:]
+    /// Per type id: its slots, when they are references at fixed offsets only
+    /// (the common class): read without walking the layout.
+    var simpleSlots: [UnsafeMutableBufferPointer<SimpleSlot>?] = [nil]
+    /// Per type id: the largest block one of its instances can be (see ``largestBlock(for:metadata:foundation:)``).
+    var largestBlock: [Int] = [Int.max]
+    var bytesRead = 0
+    var swiftObjects = 0
+    let taskSlabMetadata: UInt
+    let mallocBlockClass: UInt
+    /// The executable image: its types may be the program's own.
+    let executable: LoadedImage?
+    let foundation: LoadedImage?
+    static let windowSize = 1 << 20
+
+    init(model: HeapModel) {
+      self.model = model
+      heap = model.snapshot.heap
+      types = model.types
+      sink = EdgeSink(model: model, index: heap.blockIndex.raw)
+      presetKinds = FreeMemory.presetKinds(in: model.snapshot)
+      presetBlocks = BlockSet(count: heap.count)
+      for block in presetKinds.keys { presetBlocks.insert(block) }
+      taskSlabMetadata = model.snapshot.taskSlabMetadata ?? 0
+      let images = model.snapshot.images
+      mallocBlockClass =
+        images.images.first { $0.name.hasPrefix("libBlocksRuntime") }?
+        .address(ofSymbol: "_NSConcreteMallocBlock", kinds: .object) ?? 0
+      executable = images.images.first
+      foundation = images.images.first { $0.name.hasPrefix("libFoundation.so") }
+    }
+
+    mutating func run() {
+      let count = heap.count
+      model.kinds.fill(BlockKind.mallocBlock.rawValue, count: count)
+      model.typeIDs.fill(0, count: count)
+      model.strongCounts.fill(HeapModel.unknownCount, count: count)
+      model.exactStrongIn.fill(0, count: count)
+      model.outStart.fill(0, count: count + 1)
+      let reader = WindowedReader(memory: model.snapshot.memory, capacity: Self.windowSize)
+      let starts = heap.startPointer
+      let sizes = heap.sizePointer
+      var position = 0
+      while position < count {
+        let start = starts[position]
+        let copied = reader.load(start, limit: start + UInt(Self.windowSize))
+        bytesRead += copied
+        let windowEnd = start + UInt(copied)
+        var next = position
+        if let bytes = reader.bytes.baseAddress, copied >= 8 {
+          while next < count, starts[next] + sizes[next] <= windowEnd {
+            visit(next, bytes: bytes + Int(starts[next] - start), size: Int(sizes[next]))
+            next += 1
+          }
+        }
+        if next == position {
+          // A block larger than a window (or unreadable at its start): read it alone.
+          visitAlone(position, size: Int(sizes[position]))
+          next += 1
+        }
+        position = next
+      }
+      model.outStart.base![count] = UInt32(model.outTargets.count)
+      model.figures.bytesRead = bytesRead
+      model.figures.swiftObjects = swiftObjects
+      model.figures.exactEdges = sink.exactEdges
+      resolveSideTables()
+      assignSlabOwners()
+      dropUnheldEdges()
+      countExactReferences()
+      buildBackwardIndex()
+      for buffer in simpleSlots { buffer?.deallocate() }
+      simpleSlots = []
+    }
+
+    /// Reads a block that does not fit in a window on its own.
+    private mutating func visitAlone(_ block: Int, size: Int) {
+      model.outStart.base![block] = UInt32(model.outTargets.count)
+      let address = heap.startPointer[block]
+      guard size > 0, size <= 256 << 20 else { return }
+      let buffer = ScratchBuffer<UInt8>(capacity: size)
+      buffer.grow(by: size)
+      let copied = model.snapshot.memory.read(
+        address, into: UnsafeMutableRawBufferPointer(start: buffer.base, count: size))
+      bytesRead += copied
+      guard copied >= 8, let bytes = buffer.base else { return }
+      visit(block, bytes: UnsafeRawPointer(bytes), size: copied & ~7, setStart: false)
+    }
+
+    // MARK: One block
+
+    private mutating func visit(_ block: Int, bytes: UnsafeRawPointer, size: Int, setStart: Bool = true) {
+      if setStart { model.outStart.base![block] = UInt32(model.outTargets.count) }
+      if heap.isInternal(block) {
+        setKind(block, .allocator)
+        return
+      }
+      if presetBlocks.contains(block), let preset = presetKinds[block] {
+        setKind(block, preset)
+        return
+      }
+      guard size >= 8 else { return }
+      let first = bytes.load(as: UInt.self)
+      let typeID = classify(first, block: block, bytes: bytes, size: size)
+      let kind = typeKinds[Int(typeID)]
+      if kind.isSwiftObject {
+        let counts = size >= 16 ? bytes.load(fromByteOffset: 8, as: UInt64.self) : 0
+        guard sol_isPlausibleCounts(counts), size <= largestBlock[Int(typeID)] else {
+          // Not an object after all (a C block whose first word happens to
+          // be a metadata address): plain memory.
+          sink.conservative(block, bytes: bytes, from: 0, to: size)
+          return
+        }
+        if let simple = simpleSlots[Int(typeID)] {
+          // Only references at fixed offsets: read them straight.
+          model.typeIDs.base![block] = typeID
+          setKind(block, kind)
+          swiftObjects += 1
+          recordCounts(block, counts)
+          sink.simple(simple, from: block, bytes: bytes, size: size)
+          return
+        }
+        guard
+          let layout = model.layoutPerInstance[Int(typeID)]
+            ? types.layout(metadata: first, instance: heap.startPointer[block])
+            : model.typeLayouts[Int(typeID)]
+        else {
+          sink.conservative(block, bytes: bytes, from: 0, to: size)
+          return
+        }
+        model.typeIDs.base![block] = typeID
+        setKind(block, kind)
+        swiftObjects += 1
+        recordCounts(block, counts)
+        readSwiftObject(block, layout: layout, bytes: bytes, size: size, metadata: first)
+        return
+      }
+      model.typeIDs.base![block] = typeID
+      setKind(block, kind)
+      switch kind {
+      case .block:
+        // `Block_copy` allocates exactly its descriptor's size: the rest is malloc's slack.
+        let length = size >= 32 ? blockSize(descriptor: bytes.load(fromByteOffset: 24, as: UInt.self)) : 0
+        sink.conservative(block, bytes: bytes, from: 0, to: length >= 32 && length <= size ? length : size)
+      case .taskFrames:
+        // A slab: metadata, next slab, then capacity and bump offset (32 bits
+        // each); past the offset lie dead frames.
+        guard size >= 32 else { return }
+        let used = Int(bytes.load(fromByteOffset: 20, as: UInt32.self))
+        sink.conservative(block, bytes: bytes, from: 0, to: min(size, Self.slabHeaderSize + used))
+      default:
+        var end = size
+        if let text = InstanceExtents.cStringExtent(bytes, count: size)
+          ?? InstanceExtents.countedArrayExtent(bytes, count: size)
+        {
+          end = min(end, text)
+        }
+        sink.conservative(block, bytes: bytes, from: 0, to: end)
+      }
+    }
+
+    /// Bytes before a task slab's first frame (measured on Swift 6.3: a slab
+    /// of 1016 usable bytes has a capacity of 984).
+    static let slabHeaderSize = 32
+
+    private func setKind(_ block: Int, _ kind: BlockKind) { model.kinds.base![block] = kind.rawValue }
+
+    private mutating func recordCounts(_ block: Int, _ counts: UInt64) {
+      if sol_isImmortal(counts) { return }
+      let table = sol_sideTable(counts)
+      if table != 0 {
+        sideTables.append((block, table))
+        return
+      }
+      model.strongCounts.base![block] = sol_strongCount(counts)
+    }
+
+    // MARK: Swift objects
+
+    private mutating func readSwiftObject(
+      _ block: Int, layout: HeapLayout, bytes: UnsafeRawPointer, size: Int, metadata: UInt
+    ) {
+      let walk = ObjectWalk(
+        types: types, address: heap.startPointer[block], bytes: bytes, size: size, layout: layout)
+      var visitor = EdgeRecorder(sink: sink, block: block, bytes: bytes)
+      let covered = walk.walk(&visitor)
+      sink.exactEdges = visitor.sink.exactEdges
+      if layout.kind == .task {
+        // A task holds what its closure captured through its context; its
+        // frames are in its allocator's slabs (other blocks). Its other words
+        // are the runtime's bookkeeping and storage not yet written: only its
+        // words into closure contexts are kept (``dropUnheldEdges()``).
+        sink.conservative(block, bytes: bytes, from: 16, to: size)
+        return
+      }
+      if layout.hasOpaqueTail || hasForeignTail(metadata: metadata, layout: layout, size: size) {
+        sink.conservative(block, bytes: bytes, from: covered, to: tailEnd(layout, bytes: bytes, size: size))
+      }
+    }
+
+    /// Records a walk's references as the block's edges.
+    struct EdgeRecorder: ReferenceVisitor {
+      var sink: EdgeSink
+      let block: Int
+      let bytes: UnsafeRawPointer
+
+      mutating func reference(_ word: UInt, at offset: Int, kind: EdgeKind, slot: Slot, context: SlotContext)
+      {
+        sink.exact(word, at: offset, from: block, kind: kind)
+      }
+
+      mutating func opaque(from: Int, to: Int, context: SlotContext) {
+        sink.conservative(block, bytes: bytes, from: from, to: to)
+      }
+    }
+
+    /// Whether the object's block holds memory past its Swift layout that
+    /// another runtime wrote: Foundation's classes, whose instances
+    /// CoreFoundation creates larger than the class.
+    private func hasForeignTail(metadata: UInt, layout: HeapLayout, size: Int) -> Bool {
+      guard layout.kind == .object, let foundation, foundation.contains(metadata) else { return false }
+      return size > layout.size + 16
+    }
+
+    /// Where an opaque tail ends: a key path's buffer says its own size.
+    private func tailEnd(_ layout: HeapLayout, bytes: UnsafeRawPointer, size: Int) -> Int {
+      guard layout.isKeyPath else { return size }
+      let header = (layout.size + 3) & ~3
+      guard header + 4 <= size else { return size }
+      let length = Int(bytes.load(fromByteOffset: header, as: UInt32.self) & 0x00FF_FFFF)
+      return min(size, header + 8 + length)
+    }
+
+    /// The size a Block descriptor gives (its second word), once per descriptor.
+    private mutating func blockSize(descriptor: UInt) -> Int {
+      if let known = blockDescriptorSizes[descriptor] { return known }
+      let size = model.snapshot.memory.word(at: descriptor + 8).map { $0 < 1 << 20 ? Int($0) : 0 } ?? 0
+      blockDescriptorSizes[descriptor] = size
+      return size
+    }
+  }
+
+  /// Appends edges to the model's tables: what a walk of a block finds.
+  struct EdgeSink {
+    // unowned(unsafe): the builder's model outlives every sink, and a
+    // checked unowned reference costs a retain per edge.
+    unowned(unsafe) let model: HeapModel
+    var index: MVBlockIndex
+    var exactEdges = 0
+
+    /// Reads references at fixed offsets (``SimpleSlot``).
+    mutating func simple(
+      _ slots: UnsafeMutableBufferPointer<SimpleSlot>, from source: Int, bytes: UnsafeRawPointer, size: Int
+    ) {
+      for slot in slots {
+        let offset = Int(slot.offset)
+        guard offset + 8 <= size else { continue }
+        if slot.isFunction {
+          // A closure's function pointer, then its context: `nil` keeps the
+          // pointer in the first page.
+          guard offset + 16 <= size, bytes.load(fromByteOffset: offset, as: UInt.self) >= 4096 else {
+            continue
+          }
+          exact(
+            bytes.load(fromByteOffset: offset + 8, as: UInt.self), at: offset + 8, from: source, kind: .strong
+          )
+        } else {
+          exact(bytes.load(fromByteOffset: offset, as: UInt.self), at: offset, from: source, kind: slot.kind)
+        }
+      }
+    }
+
+    /// Adds the reference `word` (at byte `offset` of `source`) of `kind`,
+    /// if it points into a live block.
+    mutating func exact(_ word: UInt, at offset: Int, from source: Int, kind: EdgeKind) {
+      guard word >= 0x1_0000 else { return }
+      let found = mv_lookUp(&index, word)
+      guard found >= 0 else { return }
+      let target = UInt32(truncatingIfNeeded: found)
+      // A field that points into the middle of a block is not what its type
+      // says (a reference points at an object's start): a word like any other.
+      let interior = target & HeapModel.interiorBit != 0
+      let edgeKind: EdgeKind = interior && kind != .unmanaged ? .conservative : kind
+      let targets = model.outTargets
+      let infos = model.outInfos
+      let count = targets.count
+      if count == targets.capacity {
+        targets.reserve(count + 1)
+        infos.reserve(count + 1)
+      }
+      targets.base.unsafelyUnwrapped[count] = target
+      infos.base.unsafelyUnwrapped[count] =
+        UInt32(offset / 8) << HeapModel.wordShift | UInt32(edgeKind.rawValue)
+      targets.grow(by: 1)
+      infos.grow(by: 1)
+      exactEdges += 1
+    }
+
+    /// Adds every word of `[from, to)` of `source` that points into another
+    /// live block, as `kind` (conservative by default).
+    mutating func conservative(
+      _ source: Int, bytes: UnsafeRawPointer, from: Int, to: Int, kind: EdgeKind = .conservative
+    ) {
+      let first = max(0, from + 7) / 8
+      let end = to / 8
+      guard end > first else { return }
+      let count = end - first
+      model.outTargets.reserve(model.outTargets.count + count)
+      model.outInfos.reserve(model.outInfos.count + count)
+      let words = (bytes + first * 8).assumingMemoryBound(to: UInt.self)
+      let written = mv_scanConservative(
+        &index, words, count, UInt32(source), UInt32(first), UInt32(kind.rawValue),
+        model.outTargets.base! + model.outTargets.count, model.outInfos.base! + model.outInfos.count)
+      model.outTargets.grow(by: written)
+      model.outInfos.grow(by: written)
+    }
+  }
+}
+
+/// A reference of a class at a fixed offset, as the builder reads it.
+struct SimpleSlot {
+  var offset: Int32
+  var kind: EdgeKind
+  /// A closure value: its context one word further, if its function pointer is set.
+  var isFunction: Bool
+
+  /// The slots of `layout` when they are all references at fixed offsets
+  /// (no enum or existential to project, nothing opaque, no tail), else nil.
+  static func compile(_ layout: HeapLayout) -> [SimpleSlot]? {
+    guard case .fields(let slots) = layout.shape, layout.opaqueRanges.isEmpty, !layout.hasOpaqueTail,
+      layout.kind != .task
+    else { return nil }
+    var compiled: [SimpleSlot] = []
+    for slot in slots {
+      switch slot {
+      case .reference(let offset, let strength, _):
+        compiled.append(SimpleSlot(offset: Int32(offset), kind: EdgeKind(strength), isFunction: false))
+      case .collection(let offset, _):
+        compiled.append(SimpleSlot(offset: Int32(offset), kind: .strong, isFunction: false))
+      case .rawPointer(let offset, _):
+        compiled.append(SimpleSlot(offset: Int32(offset), kind: .unmanaged, isFunction: false))
+      case .function(let offset, _):
+        compiled.append(SimpleSlot(offset: Int32(offset), kind: .strong, isFunction: true))
+      case .dynamic:
+        return nil
+      }
+    }
+    return compiled
+  }
+}

@@ -1,0 +1,279 @@
+import CMemoryView
+import CRemoteMirror
+import MemoryView
+
+extension HeapModel.Builder {
+  /// The metadata kinds a Swift heap object's first word can point at.
+  static let heapMetadataKinds: Set<UInt> = [
+    UInt(SOLKindClass), UInt(SOLKindHeapLocalVariable), UInt(SOLKindHeapGenericLocalVariable),
+    UInt(SOLKindErrorObject), UInt(SOLKindTask),
+  ]
+
+  /// The type of a block whose first word is `first` (0: plain malloc
+  /// memory), decided once per distinct first word.
+  ///
+  /// A first word is Swift metadata when the word it points at is a heap
+  /// metadata kind and Remote Mirror lays the type out; a word that points
+  /// at another block's start (the usual first word of C memory: a list's
+  /// `next`) is decided from that block's first word, with no read.
+  mutating func classify(_ first: UInt, block: Int, bytes: UnsafeRawPointer, size: Int) -> UInt32 {
+    guard SwiftTypes.isPlausibleObject(first) else { return 0 }
+    let slot = Int(truncatingIfNeeded: (first >> 4) ^ (first >> 16)) & 4095
+    if recentFirstWords[slot] == first { return recentTypeIDs[slot] }
+    let id: UInt32
+    if let known = typeByFirstWord[first] {
+      id = known
+    } else {
+      id = computeType(first, address: heap.startPointer[block])
+      typeByFirstWord[first] = id
+    }
+    recentFirstWords[slot] = first
+    recentTypeIDs[slot] = id
+    return id
+  }
+
+  private mutating func computeType(_ first: UInt, address: UInt) -> UInt32 {
+    var kindWord: UInt?
+    if let target = heap.index(containing: first), heap.startPointer[target] == first {
+      kindWord = heap.firstWordPointer[target]
+    } else {
+      kindWord = model.snapshot.memory.word(at: first)
+    }
+    if let kindWord, Self.heapMetadataKinds.contains(kindWord),
+      let layout = types.layout(metadata: first, instance: address)
+    {
+      let perInstance =
+        kindWord == UInt(SOLKindHeapLocalVariable) && !types.capturesHaveFixedLayout(contextMetadata: first)
+      return addSwiftType(layout, metadata: first, perInstance: perInstance)
+    }
+    return cType(first)
+  }
+
+  private mutating func addSwiftType(_ layout: HeapLayout, metadata: UInt, perInstance: Bool) -> UInt32 {
+    let module = layout.module
+    let name = layout.kind == .closureContext ? "closure context" : layout.typeName
+    let type = HeapType(
+      kind: layout.kind, name: name, censusName: layout.kind == .closureContext ? name : layout.censusName,
+      qualifiedName: layout.qualifiedName, image: model.snapshot.images.image(containing: metadata)?.name,
+      isProgramType: module.map { model.programModules.contains($0) } ?? false)
+    model.heapTypes.append(type)
+    typeKinds.append(type.kind)
+    model.typeLayouts.append(perInstance ? nil : layout)
+    model.layoutPerInstance.append(perInstance)
+    var simple: UnsafeMutableBufferPointer<SimpleSlot>?
+    if !perInstance, let slots = SimpleSlot.compile(layout) {
+      let buffer = UnsafeMutableBufferPointer<SimpleSlot>.allocate(capacity: slots.count)
+      _ = buffer.initialize(from: slots)
+      simple = buffer
+    }
+    simpleSlots.append(simple)
+    largestBlock.append(Self.largestBlock(for: layout, metadata: metadata, foundation: foundation))
+    return UInt32(model.heapTypes.count - 1)
+  }
+
+  /// The largest malloc block an instance of `layout` can be: the runtime
+  /// allocates a class instance or a closure context at exactly its size,
+  /// so a larger block whose first word is the metadata is no instance (a
+  /// copy of one in a buffer, a stale header). No bound for objects with a
+  /// tail (storages, `ManagedBuffer`, CoreFoundation objects behind
+  /// Foundation's classes).
+  static func largestBlock(for layout: HeapLayout, metadata: UInt, foundation: LoadedImage?) -> Int {
+    guard case .fields = layout.shape, !layout.hasOpaqueTail, layout.size > 0,
+      layout.kind == .object || layout.kind == .closureContext, foundation?.contains(metadata) != true
+    else { return Int.max }
+    return InstanceExtents.usableSize(requested: layout.size) + 32
+  }
+
+  /// The type of a C block whose first word is `first`: a Block, a task's
+  /// frames, or an object of a C runtime named after the symbol its first
+  /// word points at (a vtable, an isa); else plain malloc memory.
+  private mutating func cType(_ first: UInt) -> UInt32 {
+    if first == mallocBlockClass, first != 0 {
+      return internedType(.block, "Block", image: nil, isRuntimeType: true)
+    }
+    if first == taskSlabMetadata, first != 0 {
+      return internedType(.taskFrames, "Task frames", image: nil, isRuntimeType: true)
+    }
+    guard let image = model.snapshot.images.image(containing: first),
+      let symbol = image.symbol(containing: first, kinds: .object)
+    else { return 0 }
+    let runtimeName = CRuntimeNames.name(ofSymbol: symbol.name)
+    let name = runtimeName ?? TypeNames.unqualified(symbol.demangled)
+    let kind: BlockKind = name == "Block" ? .block : .cObject
+    return internedType(kind, name, image: image.name, isRuntimeType: runtimeName != nil)
+  }
+
+  /// The id of the C type `name`, made the first time it is met.
+  private mutating func internedType(_ kind: BlockKind, _ name: String, image: String?, isRuntimeType: Bool)
+    -> UInt32
+  {
+    let key = "\(kind.rawValue) \(name)"
+    if let known = cTypeIDs[key] { return known }
+    var type = HeapType(
+      kind: kind, name: name, censusName: name, qualifiedName: nil, image: image, isProgramType: false)
+    type.isRuntimeType = isRuntimeType
+    model.heapTypes.append(type)
+    typeKinds.append(kind)
+    model.typeLayouts.append(nil)
+    model.layoutPerInstance.append(false)
+    simpleSlots.append(nil)
+    largestBlock.append(Int.max)
+    let id = UInt32(model.heapTypes.count - 1)
+    cTypeIDs[key] = id
+    return id
+  }
+
+  // MARK: After the pass
+
+  /// Tells the side tables apart, now that every object's counts were read:
+  /// a side table's counts are the object's, its pointer back holds nothing.
+  mutating func resolveSideTables() {
+    let memory = model.snapshot.memory
+    let sideTableType = internedType(.sideTable, "weak reference side table", image: nil, isRuntimeType: true)
+    let counts = memory.words(at: sideTables.map { $0.table + UInt(SOLSideTableBitsOffset) })
+    for (entry, bits) in zip(sideTables, counts) {
+      guard let table = heap.index(containing: entry.table), heap.startPointer[table] == entry.table,
+        memory.word(at: entry.table) == heap.startPointer[entry.object]
+      else { continue }
+      model.kinds.base![table] = BlockKind.sideTable.rawValue
+      model.typeIDs.base![table] = sideTableType
+      sideTableOwner[table] = entry.object
+      if let bits, !sol_isImmortal(UInt64(bits)) {
+        model.strongCounts.base![entry.object] = sol_strongCount(UInt64(bits))
+      }
+    }
+    markOrphanSideTables(type: sideTableType)
+  }
+
+  /// A block a weak reference points at that is no object's side table is
+  /// the side table of an object already freed: it holds nothing.
+  private mutating func markOrphanSideTables(type: UInt32) {
+    let total = model.outTargets.count
+    guard total > 0 else { return }
+    let targets = model.outTargets.base!
+    let infos = model.outInfos.base!
+    let kinds = model.kinds.base!
+    for position in 0..<total where infos[position] & HeapModel.kindMask == UInt32(EdgeKind.weak.rawValue) {
+      let target = Int(targets[position] & ~HeapModel.interiorBit)
+      guard let kind = BlockKind(rawValue: kinds[target]), kind == .mallocBlock || kind == .cObject else {
+        continue
+      }
+      kinds[target] = BlockKind.sideTable.rawValue
+      model.typeIDs.base![target] = type
+    }
+  }
+
+  /// Finds each task's slabs: the first from the library (the task's
+  /// allocator), the rest linked from it (a slab's second word).
+  mutating func assignSlabOwners() {
+    let kinds = model.kinds.base!
+    let memory = model.snapshot.memory
+    for task in 0..<heap.count where kinds[task] == BlockKind.task.rawValue {
+      let result = swift_reflection_asyncTaskSlabPointer(types.context, UInt64(heap.startPointer[task]))
+      guard result.error == nil else { continue }
+      var slab = UInt(result.slab)
+      var steps = 0
+      while slab != 0, steps < 4096, let block = heap.index(containing: slab),
+        heap.startPointer[block] == slab,
+        kinds[block] == BlockKind.taskFrames.rawValue, slabOwner[block] == nil
+      {
+        slabOwner[block] = task
+        slab = memory.word(at: slab + 8) ?? 0
+        steps += 1
+      }
+    }
+  }
+
+  /// Whether an edge from `source` into task slab `slab` can hold it: only
+  /// from the slab's own task, or another slab of that task.
+  func holdsSlab(_ slab: Int, from source: Int, sourceKind: BlockKind) -> Bool {
+    guard let owner = slabOwner[slab] else { return sourceKind == .task || sourceKind == .taskFrames }
+    switch sourceKind {
+    case .task: return source == owner
+    case .taskFrames: return slabOwner[source] == owner
+    default: return false
+    }
+  }
+
+  /// Drops the edges no rule lets hold anything, compacting the tables: a
+  /// side table's words but its pointer back (marked ``EdgeKind/back``), a
+  /// task's words but those into closure contexts and its frames' slabs,
+  /// words into a task's frames from anything but their task or its other slabs,
+  /// and every edge into free memory.
+  mutating func dropUnheldEdges() {
+    let count = heap.count
+    let starts = model.outStart.base!
+    let targets = model.outTargets.base!
+    let infos = model.outInfos.base!
+    let kinds = model.kinds.base!
+    var written = 0
+    for source in 0..<count {
+      let begin = Int(starts[source])
+      let end = Int(starts[source + 1])
+      starts[source] = UInt32(written)
+      let sourceKind = BlockKind(rawValue: kinds[source]) ?? .mallocBlock
+      for position in begin..<end {
+        let target = Int(targets[position] & ~HeapModel.interiorBit)
+        let targetKind = BlockKind(rawValue: kinds[target]) ?? .mallocBlock
+        var info = infos[position]
+        if targetKind.isFree { continue }
+        // A task's frames are held by their task's allocator (and the slab
+        // before them) only: a word elsewhere that points at a slab is stale.
+        if targetKind == .taskFrames, !holdsSlab(target, from: source, sourceKind: sourceKind) { continue }
+        switch sourceKind {
+        case .sideTable:
+          guard sideTableOwner[source] == target, targets[position] & HeapModel.interiorBit == 0 else {
+            continue
+          }
+          info = info & ~HeapModel.kindMask | UInt32(EdgeKind.back.rawValue)
+        case .task:
+          // A task holds its closure's context and its allocator's slabs.
+          guard targetKind == .closureContext || targetKind == .taskFrames else { continue }
+        default:
+          break
+        }
+        targets[written] = targets[position]
+        infos[written] = info
+        written += 1
+      }
+    }
+    starts[count] = UInt32(written)
+    model.outTargets.truncate(to: written)
+    model.outInfos.truncate(to: written)
+  }
+
+  /// Counts each block's exact strong referrers (to its start).
+  mutating func countExactReferences() {
+    let total = model.outTargets.count
+    let targets = model.outTargets.base
+    let infos = model.outInfos.base
+    let counted = model.exactStrongIn.base!
+    for position in 0..<total {
+      let target = targets![position]
+      guard target & HeapModel.interiorBit == 0,
+        infos![position] & HeapModel.kindMask == UInt32(EdgeKind.strong.rawValue)
+      else {
+        continue
+      }
+      counted[Int(target)] += 1
+    }
+    let counts = model.strongCounts.base!
+    for block in 0..<heap.count
+    where counts[block] != HeapModel.unknownCount && counted[block] > counts[block] {
+      model.figures.overcounted += 1
+    }
+  }
+
+  mutating func buildBackwardIndex() {
+    let count = heap.count
+    let total = model.outTargets.count
+    model.inStart.fill(0, count: count + 1)
+    model.inSources.fill(0, count: total)
+    model.inEdges.fill(0, count: total)
+    let cursor = ScratchBuffer<UInt32>()
+    cursor.fill(0, count: count)
+    mv_buildBackward(
+      model.outTargets.base, model.outStart.base, count, model.inStart.base, model.inSources.base,
+      model.inEdges.base, cursor.base)
+  }
+}

@@ -1,0 +1,55 @@
+import MemoryView
+
+extension HeapModel {
+  /// Marks every block whose memory the program can still reach from its
+  /// roots: what a leak check asks. Every kind of root counts (globals,
+  /// thread-local storage, stacks, registers, other writable memory, as
+  /// memcheck takes them), unless `acceptsRoot` says otherwise; references
+  /// are followed as ``holdsMemory(_:)-(Edge)`` allows.
+  ///
+  /// A block not marked (and not free memory) leaked.
+  public func reachableFromRoots(acceptsRoot: (RootKind) -> Bool = { _ in true }) -> BlockSet {
+    let count = blockCount
+    let marked = BlockSet(count: count)
+    let stack = ScratchBuffer<UInt32>()
+    func push(_ block: Int) {
+      if marked.insert(block) { stack.append(UInt32(block)) }
+    }
+    let accepted = rootKinds.map(acceptsRoot)
+    forEachRootEdge { target, _, origin, holds in
+      if accepted[origin], holds { push(target) }
+    }
+    for (block, origin) in rootBlocks where accepted[origin] { push(block) }
+    let kinds = self.kinds.base!
+    let starts = outStart.base!
+    let targets = outTargets.base
+    let infos = outInfos.base
+    while stack.count > 0 {
+      let block = Int(stack.removeLast())
+      for position in Int(starts[block])..<Int(starts[block + 1]) {
+        let target = targets![position]
+        let index = Int(target & ~Self.interiorBit)
+        let info = infos![position]
+        switch info & Self.kindMask {
+        case UInt32(EdgeKind.back.rawValue):
+          continue
+        case UInt32(EdgeKind.conservative.rawValue), UInt32(EdgeKind.unmanaged.rawValue):
+          // Into a Swift object, only a reference its strong count leaves room for.
+          guard info & Self.admittedBit != 0 || BlockKind(rawValue: kinds[index])?.isSwiftObject != true
+          else {
+            continue
+          }
+        default:
+          break
+        }
+        push(index)
+      }
+    }
+    return marked
+  }
+
+  /// The blocks that leaked: not reachable from any root, and not free memory.
+  public func leakedBlocks(reachable: BlockSet) -> [Int] {
+    (0..<blockCount).filter { !reachable.contains($0) && !kind(of: $0).isFree }
+  }
+}

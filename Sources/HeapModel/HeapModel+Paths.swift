@@ -1,0 +1,218 @@
+import MemoryView
+
+extension HeapModel {
+  /// A chain of references from a root to a block: the root word points into
+  /// `blocks[0]`, each edge leads to the next block, the last is the block
+  /// asked about.
+  public struct RootPath: Sendable, Hashable {
+    public var root: RootEdge
+    public var blocks: [Int]
+    /// `edges[i]` leads from `blocks[i]` to `blocks[i + 1]`.
+    public var edges: [Edge]
+  }
+
+  /// The outcome of a search back to a root.
+  public struct RootSearchOutcome: Sendable {
+    /// The cheapest path to an accepted root, or else to any root.
+    public var path: RootPath?
+    /// Blocks visited.
+    public var visited: Int
+    /// Whether a bound stopped the search first.
+    public var isTruncated: Bool
+  }
+
+  /// What a step of a path costs: a reference Swift metadata names costs 1;
+  /// a reference no metadata counts (admitted by the target's strong count)
+  /// from an object of a C runtime or a Swift object's opaque part costs 1,
+  /// from a plain C buffer 2, from one over 1 KiB 3 (a table grown ahead of
+  /// its count keeps stale words); into a Swift object such a step costs 2
+  /// more, so a chain of named references to an equally good root wins over
+  /// one word of memory nobody describes. Nil: the edge holds nothing alive.
+  public func cost(of edge: Edge) -> Int? {
+    guard holdsLife(edge) else { return nil }
+    if edge.kind == .strong && !edge.isInterior { return 1 }
+    let sourceKind = kind(of: edge.source)
+    let step: Int
+    if sourceKind.isSwiftObject || sourceKind == .cObject || sourceKind == .block {
+      step = 1
+    } else {
+      step = snapshot.heap[edge.source].size > 1024 ? 3 : 2
+    }
+    return kind(of: edge.target).isSwiftObject ? step + 2 : step
+  }
+
+  /// Searches backwards from `target` for the cheapest path from a root that
+  /// keeps it alive (see ``cost(of:)``).
+  ///
+  /// A root adds its kind's ``RootKind/penalty``; on a tie the better
+  /// ``RootKind/rank`` wins. A path to a root `accepts` refuses is kept only
+  /// as a last answer. References to block starts are followed first;
+  /// references into the middle of C blocks only when that finds no
+  /// accepted root. Blocks in `excluded` are never a step.
+  public func pathToRoot(
+    from target: Int, accepts: (RootKind) -> Bool, excluded: Set<Int> = [], maxNodes: Int = 2_000_000,
+    deadline: ContinuousClock.Instant? = nil
+  ) -> RootSearchOutcome {
+    let precise = pathToRoot(
+      from: target, interior: false, accepts: accepts, excluded: excluded, maxNodes: maxNodes,
+      deadline: deadline)
+    if let path = precise.path, accepts(path.root.kind) { return precise }
+    if precise.isTruncated { return precise }
+    var loose = pathToRoot(
+      from: target, interior: true, accepts: accepts, excluded: excluded, maxNodes: maxNodes,
+      deadline: deadline)
+    loose.visited += precise.visited
+    if loose.path == nil { loose.path = precise.path }
+    return loose
+  }
+
+  private func pathToRoot(
+    from target: Int, interior: Bool, accepts: (RootKind) -> Bool, excluded: Set<Int>, maxNodes: Int,
+    deadline: ContinuousClock.Instant?
+  ) -> RootSearchOutcome {
+    let count = blockCount
+    guard target >= 0, target < count else {
+      return RootSearchOutcome(path: nil, visited: 0, isTruncated: false)
+    }
+    // Per block: the edge position towards the target (-1: not reached), and the cost to the target.
+    let nextTable = ScratchBuffer<Int32>()
+    nextTable.fill(-1, count: count)
+    let distanceTable = ScratchBuffer<Int32>()
+    distanceTable.fill(Int32.max, count: count)
+    let next = nextTable.base!
+    let distance = distanceTable.base!
+    distance[target] = 0
+    var buckets: [[Int]] = [[target]]
+    var visited = 0
+    var fallback: RootPath?
+    var best: (cost: Int, path: RootPath)?
+    let clock = ContinuousClock()
+    func path(from block: Int, root: RootEdge) -> RootPath {
+      var blocks = [block]
+      var edges: [Edge] = []
+      var current = block
+      while current != target {
+        let edge = self.edge(at: Int(next[current]), source: current)
+        edges.append(edge)
+        current = edge.target
+        blocks.append(current)
+      }
+      return RootPath(root: root, blocks: blocks, edges: edges)
+    }
+    var current = 0
+    while current < buckets.count {
+      if let best, best.cost < current { break }
+      guard let block = buckets[current].popLast() else {
+        current += 1
+        continue
+      }
+      guard distance[block] == Int32(current) else { continue }  // reached more cheaply since
+      visited += 1
+      if visited > maxNodes || (visited & 1023 == 0 && deadline.map { clock.now > $0 } == true) {
+        return RootSearchOutcome(path: best?.path ?? fallback, visited: visited, isTruncated: true)
+      }
+      for root in roots(of: block) where holdsMemory(root) && (interior || !root.isInterior) {
+        guard accepts(root.kind) else {
+          if fallback == nil || root.kind.rank < fallback!.root.kind.rank {
+            fallback = path(from: block, root: root)
+          }
+          continue
+        }
+        let total = current + penalty(of: root)
+        if best == nil || total < best!.cost
+          || (total == best!.cost && root.kind.rank < best!.path.root.kind.rank)
+        {
+          best = (total, path(from: block, root: root))
+        }
+      }
+      guard !isRootBlock(block) else { continue }
+      for edge in edges(into: block) where edge.source != target && !excluded.contains(edge.source) {
+        guard interior || !edge.isInterior, let step = cost(of: edge) else { continue }
+        let reached = current + step
+        guard reached < Int(distance[edge.source]) else { continue }
+        distance[edge.source] = Int32(reached)
+        next[edge.source] = Int32(edge.position)
+        while buckets.count <= reached { buckets.append([]) }
+        buckets[reached].append(edge.source)
+      }
+    }
+    return RootSearchOutcome(path: best?.path ?? fallback, visited: visited, isTruncated: false)
+  }
+
+  /// What a path from `root` costs on top of its length: its kind's
+  /// ``RootKind/penalty``, ``tableWordPenalty`` more for an exited thread's
+  /// storage, and for a global word that is not a variable of
+  /// its own (a pointer-sized symbol, or a Swift global) but one word of a
+  /// larger table — a runtime's cache, a library's array — ``tableWordPenalty``
+  /// more: a table keeps stale words of what it held before, a variable holds
+  /// what it points at.
+  func penalty(of root: RootEdge) -> Int {
+    switch root.kind {
+    case .global where root.wordAddress != 0:
+      return root.kind.penalty + (isVariable(root.wordAddress) ? 0 : Self.tableWordPenalty)
+    case .threadLocal(0, _):
+      // An exited thread's storage, which glibc keeps with its stack: what
+      // it held when the thread ended, a weak answer to what holds it now.
+      return root.kind.penalty + Self.tableWordPenalty
+    default:
+      return root.kind.penalty
+    }
+  }
+
+  /// The extra cost of a root in the middle of a global table (see ``penalty(of:)``).
+  static let tableWordPenalty = 30
+
+  /// Whether the global word at `address` is a variable of its own: the
+  /// symbol that holds it starts there and is at most two words long, or is
+  /// a Swift global variable (`$s…vp`).
+  func isVariable(_ address: UInt) -> Bool {
+    guard let image = snapshot.images.image(containing: address),
+      let symbol = image.symbol(containing: address, kinds: .object)
+    else { return false }
+    if symbol.name.hasPrefix("$s"), symbol.name.hasSuffix("vp") { return true }
+    return symbol.address == address && symbol.size <= 16
+  }
+
+  /// The cheapest chain of references that keep each other alive from
+  /// `block` back to itself (a retain cycle through it), or nil. Costs as in
+  /// ``cost(of:)``.
+  public func shortestCycle(through block: Int, maxNodes: Int = 200_000) -> [Edge]? {
+    var distance: [Int: Int] = [block: 0]
+    var previous: [Int: Edge] = [:]
+    var buckets: [[Int]] = [[block]]
+    var closing: (cost: Int, edge: Edge)?
+    var current = 0
+    var visited = 0
+    while current < buckets.count {
+      if let closing, closing.cost <= current { break }
+      guard let node = buckets[current].popLast() else {
+        current += 1
+        continue
+      }
+      guard distance[node] == current else { continue }
+      visited += 1
+      if visited > maxNodes { break }
+      for edge in edges(from: node) where !edge.isInterior {
+        guard let step = cost(of: edge) else { continue }
+        let reached = current + step
+        if edge.target == block {
+          if closing == nil || reached < closing!.cost { closing = (reached, edge) }
+          continue
+        }
+        guard reached < distance[edge.target] ?? Int.max else { continue }
+        distance[edge.target] = reached
+        previous[edge.target] = edge
+        while buckets.count <= reached { buckets.append([]) }
+        buckets[reached].append(edge.target)
+      }
+    }
+    guard let closing else { return nil }
+    var edges = [closing.edge]
+    var node = closing.edge.source
+    while node != block, let edge = previous[node] {
+      edges.append(edge)
+      node = edge.source
+    }
+    return edges.reversed()
+  }
+}

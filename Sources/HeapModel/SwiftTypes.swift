@@ -1,0 +1,168 @@
+import CRemoteMirror
+import MemoryView
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The one reflection layer: the layouts of Swift heap objects, read with the
+/// runtime's Remote Mirror library from this process, from a frozen copy of
+/// it, or from another process.
+///
+/// A layout says where an object's references are (fields, captures,
+/// collection elements), how strong each is, and which bytes no metadata
+/// describes. Layouts are computed once per metadata address and cached;
+/// everything that reads Swift objects (the heap model, the live explainer)
+/// asks here.
+///
+/// Not thread-safe, like the library's context: callers serialize.
+///
+/// ```swift
+/// let types = try SwiftTypes(reading: snapshot)
+/// if let layout = types.layout(metadata: firstWord, instance: address) { print(layout.typeName) }
+/// ```
+package final class SwiftTypes {
+  package let context: RMContextRef
+  let reader: Reader
+  /// Layouts by metadata address; `nil` entries remember metadata that is not usable.
+  var layouts: [UInt: HeapLayout?] = [:]
+  /// References inside value types, by type reference.
+  var valueSlots: [RMTypeRef: ValueSlots] = [:]
+  /// Names by type reference.
+  var typeRefNames: [RMTypeRef: String] = [:]
+  /// Copies of another process's reflection sections: the library keeps
+  /// pointers into them for its whole life.
+  private var sectionCopies: [UnsafeMutableRawBufferPointer] = []
+
+  /// How the layer reads memory.
+  enum Reader {
+    /// This process: straight loads, or copies through `process_vm_readv`.
+    case own(safe: Bool)
+    /// Another process (or a frozen copy of ours), always by copy.
+    case process(ProcessMemory)
+  }
+
+  /// The layer over this process's own memory: `safeReads` copies every read
+  /// (an object dying meanwhile cannot fault it), else loads directly.
+  package init?(ownProcess safeReads: Bool) {
+    guard let context = rm_createContext(safeReads) else { return nil }
+    self.context = context
+    reader = .own(safe: safeReads)
+  }
+
+  /// The layer over the process `snapshot` read: a frozen copy of this one
+  /// (its images are ours, at the same addresses), or another process, whose
+  /// images' reflection sections are found in their files.
+  package init(reading snapshot: ProcessSnapshot) throws(SwiftTypesError) {
+    guard let context = rm_createContextReading(snapshot.pid) else {
+      throw SwiftTypesError(description: "the Remote Mirror library refused to make a context")
+    }
+    self.context = context
+    reader = .process(snapshot.memory)
+    if snapshot.isOwnProcess {
+      rm_addOwnImages(context)
+    } else {
+      for image in snapshot.images.images { addImage(image, memory: snapshot.memory) }
+    }
+  }
+
+  deinit {
+    swift_reflection_destroyReflectionContext(context)
+    for copy in sectionCopies { copy.deallocate() }
+  }
+
+  /// Registers `image` of another process: its reflection sections, found
+  /// in its file, copied from the process at their loaded addresses.
+  private func addImage(_ image: LoadedImage, memory: ProcessMemory) {
+    guard let sections = ReflectionSections.read(path: image.path), sections.hasFieldMetadata,
+      let span = sections.span, span.count < 1 << 28
+    else { return }
+    let remoteStart = UInt(span.lowerBound) &+ image.bias
+    let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: Int(span.count), alignment: 16)
+    var copied = 0
+    while copied < copy.count {
+      let chunk = min(copy.count - copied, 32 << 20)
+      let got = memory.read(
+        remoteStart + UInt(copied),
+        into: UnsafeMutableRawBufferPointer(rebasing: copy[copied..<copied + chunk]))
+      guard got > 0 else { break }
+      copied += got
+    }
+    guard copied == copy.count else {
+      copy.deallocate()
+      return
+    }
+    sectionCopies.append(copy)
+    let starts = sections.starts.map { $0 == 0 ? 0 : $0 &+ UInt64(image.bias) }
+    rm_addReflectionSections(
+      context, copy.baseAddress, UInt64(remoteStart), UInt64(copy.count), starts, sections.sizes)
+  }
+
+  // MARK: Reads
+
+  /// Copies up to `count` bytes at `address` into `buffer`; returns the bytes copied.
+  package func read(_ address: UInt, into buffer: UnsafeMutableRawPointer, count: Int) -> Int {
+    guard count > 0 else { return 0 }
+    switch reader {
+    case .own(let safe): return rm_read(address, buffer, count, safe)
+    case .process(let memory):
+      return memory.read(address, into: UnsafeMutableRawBufferPointer(start: buffer, count: count))
+    }
+  }
+
+  /// The word at `address`, or nil if it cannot be read.
+  package func word(at address: UInt) -> UInt? {
+    var value: UInt = 0
+    let copied = withUnsafeMutableBytes(of: &value) { read(address, into: $0.baseAddress!, count: 8) }
+    return copied == 8 ? value : nil
+  }
+
+  /// The 32-bit value at `address`, or nil.
+  func uint32(at address: UInt) -> UInt32? {
+    var value: UInt32 = 0
+    let copied = withUnsafeMutableBytes(of: &value) { read(address, into: $0.baseAddress!, count: 4) }
+    return copied == 4 ? value : nil
+  }
+
+  /// Whether `address` can be the start of a heap object.
+  package static func isPlausibleObject(_ address: UInt) -> Bool {
+    address >= 0x1_0000 && address < 0x0000_8000_0000_0000 && address & 7 == 0
+  }
+
+  /// The layout of the object at `address`, if it is a heap object Remote Mirror understands.
+  package func layout(ofObjectAt address: UInt) -> HeapLayout? {
+    guard Self.isPlausibleObject(address), let metadata = word(at: address), Self.isPlausibleObject(metadata)
+    else { return nil }
+    return layout(metadata: metadata, instance: address)
+  }
+
+  // MARK: Names
+
+  /// The demangled, module-qualified name of `typeRef` (empty if unknown).
+  package func name(of typeRef: RMTypeRef) -> String {
+    guard typeRef != 0 else { return "" }
+    if let known = typeRefNames[typeRef] { return known }
+    var name = ""
+    if let copy = swift_reflection_copyNameForTypeRef(context, typeRef, false) {
+      name = String(cString: copy)
+      free(copy)
+    }
+    typeRefNames[typeRef] = name
+    return name
+  }
+
+  /// The type's name as a developer writes it (`FeedService`), and its
+  /// module-qualified name (`Feed.FeedService`), for class metadata: from
+  /// the library's name of the type, never from the runtime (the metadata
+  /// may be another process's, or memory that changed while it was read).
+  func names(ofClass metadata: UInt) -> (name: String, qualified: String?) {
+    let qualified = name(of: swift_reflection_typeRefForMetadata(context, metadata))
+    guard !qualified.isEmpty else { return ("heap object", nil) }
+    return (TypeNames.simple(qualified), qualified)
+  }
+}
+
+/// Why a reflection layer could not be made.
+package struct SwiftTypesError: Error, Sendable, CustomStringConvertible {
+  package var description: String
+}

@@ -1,0 +1,89 @@
+/// Turns fully qualified demangled names into the names a developer writes.
+package enum TypeNames {
+  /// Removes module prefixes, `(extension in M):` qualifiers and private
+  /// discriminators: `App.(Screen in _1A2B).load()` becomes `Screen.load()`.
+  package static func unqualified(_ name: String) -> String {
+    var text = name
+    while let range = text.firstRange(of: "(extension in ") {
+      guard let close = text[range.upperBound...].firstRange(of: "):") else { break }
+      text.removeSubrange(range.lowerBound..<close.upperBound)
+    }
+    text = removingDiscriminators(text)
+    return droppingModules(text)
+  }
+
+  /// The name `_typeName(_:qualified: false)` gives a type, from its
+  /// module-qualified name: the last component of every qualified name
+  /// (`Feed.Outer.Inner` is `Inner`, `Swift.Array<Feed.Node>` is
+  /// `Array<Node>`), private discriminators dropped. Made from text, so it
+  /// works for another process's types and never touches their metadata.
+  package static func simple(_ qualified: String) -> String {
+    var text = qualified
+    while let range = text.firstRange(of: "(extension in ") {
+      guard let close = text[range.upperBound...].firstRange(of: "):") else { break }
+      text.removeSubrange(range.lowerBound..<close.upperBound)
+    }
+    text = removingDiscriminators(text)
+    var result = ""
+    var identifier = ""
+    for character in text {
+      if character.isLetter || character.isNumber || character == "_" {
+        identifier.append(character)
+      } else if character == "." {
+        identifier = ""  // a qualifier: only the last component stays
+      } else {
+        result += identifier
+        identifier = ""
+        result.append(character)
+      }
+    }
+    return result + identifier
+  }
+
+  /// `(Screen in _1A2B)` and `(Screen in $7f00)` become `Screen`.
+  static func removingDiscriminators(_ text: String) -> String {
+    var result = ""
+    var rest = Substring(text)
+    while let open = rest.firstIndex(of: "(") {
+      result += rest[..<open]
+      let inner = rest[rest.index(after: open)...]
+      let name = inner.prefix { $0.isLetter || $0.isNumber || $0 == "_" }
+      let tail = inner[name.endIndex...]
+      if !name.isEmpty, tail.hasPrefix(" in _") || tail.hasPrefix(" in $"),
+        let close = tail.firstIndex(of: ")")
+      {
+        result += name
+        rest = tail[tail.index(after: close)...]
+      } else {
+        result.append("(")
+        rest = inner
+      }
+    }
+    return result + rest
+  }
+
+  /// Drops the first component (the module) of every qualified name.
+  private static func droppingModules(_ text: String) -> String {
+    var result = ""
+    var identifier = ""
+    var atTypeStart = true
+    var moduleDropped = false
+    for character in text {
+      if character.isLetter || character.isNumber || character == "_" {
+        identifier.append(character)
+        continue
+      }
+      if character == ".", atTypeStart, !moduleDropped, !identifier.isEmpty {
+        identifier = ""
+        moduleDropped = true
+        continue
+      }
+      result += identifier
+      identifier = ""
+      result.append(character)
+      atTypeStart = "<([, :".contains(character)
+      moduleDropped = character == "." && moduleDropped
+    }
+    return result + identifier
+  }
+}

@@ -1,0 +1,186 @@
+import CMemoryViewTestSupport
+import Glibc
+import LeakLabTestSupport
+import MemoryView
+import Testing
+
+@testable import HeapModel
+
+/// How the heap model reads Swift objects: exactly where metadata describes
+/// them, never a word where no reference can be. Each test asks about the
+/// edges of objects it made, in a frozen copy of this process.
+@Suite(.memoryViewSupported) struct SwiftObjectModelTests {
+  final class Target {
+    var payload = [1, 2, 3]
+  }
+
+  final class WeakHolder {
+    weak var target: Target?
+  }
+
+  /// Of an unusual size: no other block is likely to be one.
+  final class Victim {
+    var words: (Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int) =
+      (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+  }
+
+  static func address(of object: AnyObject) -> UInt {
+    UInt(bitPattern: Unmanaged.passUnretained(object).toOpaque())
+  }
+
+  /// The model of a frozen copy of this process, and the blocks of `objects`.
+  static func model(of objects: [AnyObject]) throws -> (HeapModel, [Int]) {
+    let model = try HeapModel(snapshot: try ProcessSnapshot.ofFrozenCopy())
+    let blocks = try objects.map { object in try #require(model.block(containing: address(of: object))) }
+    return (model, blocks)
+  }
+
+  @Test func aWeakReferenceHoldsTheSideTableWhoseWayBackHoldsNothing() throws {
+    let target = Target()
+    let holder = WeakHolder()
+    holder.target = target
+    try withExtendedLifetime((target, holder)) {
+      let (model, blocks) = try Self.model(of: [target, holder])
+      let weak = try #require(model.edges(from: blocks[1]).first { $0.kind == .weak })
+      #expect(model.kind(of: weak.target) == .sideTable)
+      #expect(model.sideTableOwner(of: weak.target) == blocks[0])
+      #expect(model.edges(from: weak.target).map(\.kind) == [.back])
+      #expect(!model.edges(into: blocks[0]).contains { model.holdsLife($0) && $0.source == weak.target })
+    }
+  }
+
+  enum Payload {
+    case first(Target)
+    case second(Target)
+  }
+
+  @Test func anEnumPayloadWithItsTagInThePointersTopBitsIsAStrongReference() throws {
+    let holder: [Payload] = [.first(Target()), .second(Target())]
+    try withExtendedLifetime(holder) {
+      let storage = holder.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress!) }
+      let tagged = try #require(ProcessMemory.current.word(at: storage + 8))
+      #expect(tagged >> 56 != 0)
+      let model = try HeapModel(snapshot: try ProcessSnapshot.ofFrozenCopy())
+      let storageBlock = try #require(model.block(containing: storage))
+      let target = try #require(model.block(containing: tagged & 0x00FF_FFFF_FFFF_FFFF))
+      #expect(model.kind(of: storageBlock) == .arrayStorage)
+      #expect(model.edges(from: storageBlock).contains { $0.target == target && $0.kind == .strong })
+      #expect(model.labels(ofEdgesFrom: storageBlock).values.map(\.text).sorted() == ["[0]", "[1]"])
+    }
+  }
+
+  final class Flagged {
+    var isOpen = true
+    var other: Target?
+  }
+
+  @Test func aBoolsPaddingIsNoReference() throws {
+    // The block the object gets held pointers into a victim before: the
+    // padding after its Bool keeps seven of their eight bytes.
+    let victim = mvt_makeUnreferenced(4096) ^ UInt(MVT_MASK)
+    defer { mvt_freeMasked(victim ^ UInt(MVT_MASK)) }
+    mvt_leaveStaleWords(32, victim + 2048)
+    let flagged = Flagged()  // 16 bytes of header, the Bool, 7 of padding, a reference: 32 bytes
+    let word = try #require(ProcessMemory.current.word(at: Self.address(of: flagged) + 16))
+    #expect(word & ~0xFF == (victim + 2048) & ~0xFF)
+    try withExtendedLifetime(flagged) {
+      let (model, blocks) = try Self.model(of: [flagged])
+      let victimBlock = try #require(model.block(containing: victim))
+      #expect(model.block(containing: word) == victimBlock)
+      #expect(model.edges(from: blocks[0]).isEmpty)
+    }
+  }
+
+  final class Keeper {
+    var victims: [Victim] = []
+    var table: [Int: Victim] = [:]
+  }
+
+  @Test func anArraysStoragePastItsCountHoldsNothing() throws {
+    let keeper = Keeper()
+    let removed = Victim()
+    keeper.victims = [Victim(), Victim(), removed]
+    keeper.victims.removeLast()  // the storage keeps its capacity and the removed element's word
+    let storage = keeper.victims.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress!) }
+    #expect(ProcessMemory.current.word(at: storage + 16) == Self.address(of: removed))
+    try withExtendedLifetime((keeper, removed)) {
+      let (model, blocks) = try Self.model(of: [removed])
+      let storageBlock = try #require(model.block(containing: storage))
+      #expect(model.edges(from: storageBlock).count == 2)
+      #expect(!model.edges(from: storageBlock).contains { $0.target == blocks[0] })
+    }
+  }
+
+  @Test func aDictionarysEmptyBucketsHoldNothing() throws {
+    let keeper = Keeper()
+    let removed = Victim()
+    for key in 0..<6 { keeper.table[key] = Victim() }
+    keeper.table[99] = removed
+    keeper.table[99] = nil  // the bucket is empty again; its value's word stays
+    try withExtendedLifetime((keeper, removed)) {
+      let (model, blocks) = try Self.model(of: [keeper, removed])
+      let storage = try #require(
+        model.edges(from: blocks[0]).map(\.target).first { model.kind(of: $0) == .dictionaryStorage })
+      #expect(model.edges(from: storage).count == 6)
+      #expect(!model.edges(from: storage).contains { $0.target == blocks[1] })
+    }
+  }
+
+  final class Named {
+    var name = String(repeating: "n", count: 40)
+    var buffer = UnsafeMutableRawPointer.allocate(byteCount: 48, alignment: 8)
+    deinit { buffer.deallocate() }
+  }
+
+  @Test func aStringsStorageIsAStrongReferenceAndARawPointerHoldsItsBuffer() throws {
+    let named = Named()
+    try withExtendedLifetime(named) {
+      let (model, blocks) = try Self.model(of: [named])
+      let edges = model.edges(from: blocks[0])
+      let labels = model.labels(ofEdgesFrom: blocks[0])
+      let string = try #require(edges.first { labels[$0.position]?.text == "name" })
+      #expect(string.kind == .strong && model.kind(of: string.target) == .stringStorage)
+      let buffer = try #require(edges.first { labels[$0.position]?.text == "buffer" })
+      #expect(buffer.kind == .unmanaged && model.kind(of: buffer.target) == .mallocBlock)
+      #expect(model.reachableFromRoots().contains(buffer.target))
+    }
+  }
+
+  /// The strong count says how many strong references exist: when the exact
+  /// ones account for all, a word of C memory that points at the object is
+  /// stale and holds nothing.
+  @Test func aStaleWordInCMemoryCannotHoldAnObjectItsCountAccountsFor() throws {
+    let keeper = Keeper()
+    keeper.victims = [Victim()]  // held by the array alone
+    let victim = Self.address(of: keeper.victims[0])
+    let stale = mvt_makeUnreferenced(256)
+    defer { mvt_freeMasked(stale) }
+    mvt_writeWord(stale ^ UInt(MVT_MASK), victim)
+    try withExtendedLifetime(keeper) {
+      let model = try HeapModel(snapshot: try ProcessSnapshot.ofFrozenCopy())
+      let block = try #require(model.block(containing: victim))
+      #expect(model.strongCount(of: block) == 1)
+      #expect(model.exactStrongReferences(to: block) == 1)
+      #expect(model.uncountedReferences(to: block) == 0)
+      let staleBlock = try #require(model.block(containing: stale ^ UInt(MVT_MASK)))
+      let fromStale = try #require(model.edges(into: block).first { $0.source == staleBlock })
+      #expect(fromStale.kind == .conservative)
+      #expect(!model.holdsLife(fromStale) && !model.holdsMemory(fromStale))
+    }
+  }
+
+  @Test func aClosuresCapturesAreExactAndNamed() throws {
+    let target = Target()
+    let closure: () -> Int = { target.payload.count + 1 }
+    let context = unsafeBitCast(closure, to: (UInt, UInt).self).1
+    try withExtendedLifetime((target, closure)) {
+      let model = try HeapModel(snapshot: try ProcessSnapshot.ofFrozenCopy())
+      let block = try #require(model.block(containing: context))
+      let targetBlock = try #require(model.block(containing: Self.address(of: target)))
+      #expect(model.kind(of: block) == .closureContext)
+      let edge = try #require(model.edges(from: block).first { $0.target == targetBlock })
+      #expect(edge.kind == .strong)
+      #expect(model.label(of: edge).text == "captures")
+    }
+  }
+}
