@@ -152,6 +152,17 @@ public final class AppModel {
     return true
   }
 
+  /// How long until something on screen changes with time alone: the age
+  /// of an open leak, drawn in whole seconds. `nil` when nothing does (the
+  /// terminal loop then sleeps until a key or the clock's own work wakes it).
+  public func nextTimeChange() -> Duration? {
+    let now = scheduler.now
+    return harness.detector.report.openLeaks.map { leak in
+      let age = leak.age(at: now)
+      return .seconds(age.components.seconds + 1) - age
+    }.min()
+  }
+
   /// The frame for a terminal of `size`: ``render(_:size:)`` of the state.
   /// The size is kept: it says how far the explain view can scroll.
   public func frame(for size: Size) -> Grid {
@@ -242,7 +253,8 @@ public final class AppModel {
     var budgetIssues: [BudgetIssue]
     var phone: ScreenSnapshot?
     var hasNewEvents: Bool
-    var openLeakSecond: Int64?
+    /// The open leaks' ages in whole seconds, as the overlay draws them.
+    var openLeakAges: [Int64]
     /// Still checking (the code pane's lint line waits for the verdict).
     var isChecking: Bool
   }
@@ -252,7 +264,7 @@ public final class AppModel {
     return Fingerprint(
       leaks: report.leaks, budgetIssues: report.budgetIssues, phone: harness.window.snapshot(),
       hasNewEvents: !inbox.isEmpty,
-      openLeakSecond: report.openLeaks.isEmpty ? nil : report.time.components.seconds,
+      openLeakAges: report.openLeaks.map { $0.age(at: report.time).components.seconds },
       isChecking: report.pendingExpectations > 0)
   }
 }

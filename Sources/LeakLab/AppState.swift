@@ -127,6 +127,13 @@ public struct AppState: Equatable, Sendable {
     openScenario == nil && lastRun != nil && lastRun?.id != selectedEntry?.id
   }
 
+  /// Whether the explain view speaks of the selection, which has not run,
+  /// instead of the last run's leaks: `e` outside the detector with another
+  /// scenario selected. From the detector, `e` explains the leak under its cursor.
+  public var explainsUnrunSelection: Bool {
+    isSelectionAnotherScenario && focus != .detector
+  }
+
   /// The catalogue rows the filter lets through, in order.
   public var visibleCatalogueIndices: [Int] {
     guard !filter.isEmpty else { return Array(catalogue.indices) }

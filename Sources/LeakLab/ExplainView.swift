@@ -67,7 +67,7 @@ enum ExplainView {
   /// The keys line: `Tab other leak · ↑↓ PgUp PgDn scroll · y copies the path · Esc or e closes`.
   static func footer(_ state: AppState) -> String {
     var parts: [String] = []
-    if state.report.leaks.count > 1, !state.isSelectionAnotherScenario { parts.append("Tab other leak") }
+    if state.report.leaks.count > 1, !state.explainsUnrunSelection { parts.append("Tab other leak") }
     parts.append("↑↓ PgUp PgDn scroll")
     if state.explainedLeakIndex.map(state.report.leaks.indices.contains) == true {
       parts.append("y copies the path")
@@ -80,7 +80,7 @@ enum ExplainView {
   /// screen, which decides whether a cycle can be drawn in one row.
   static func content(_ state: AppState, width: Int, room: Int) -> Grid {
     let report = state.report
-    if state.isSelectionAnotherScenario, let selected = state.selectedEntry, let run = state.lastRunEntry {
+    if state.explainsUnrunSelection, let selected = state.selectedEntry, let run = state.lastRunEntry {
       return Grid(
         lines: wrapped(
           [

@@ -87,7 +87,12 @@ extension KeyMap {
       ], .mouseUsed(MouseEvent(.press, at: .zero)), label: "Click Wheel",
       help: "Click: focus a pane, select a scenario or a leak; the wheel scrolls the pane under the pointer",
       shownIn: []),
-    KeyBinding([.character("?")], .helpKeyPressed, help: "Show or hide this help", hint: "help"),
-    KeyBinding([.character("q"), .control("c")], .quitKeyPressed, help: "Quit", hint: "quit"),
+    // While the filter is typed, `?` and `q` are text: their hints would mislead.
+    KeyBinding(
+      [.character("?")], .helpKeyPressed, help: "Show or hide this help", hint: "help",
+      shownIn: Set(KeyContext.allCases).subtracting([.filtering])),
+    KeyBinding(
+      [.character("q"), .control("c")], .quitKeyPressed, help: "Quit", hint: "quit",
+      shownIn: Set(KeyContext.allCases).subtracting([.filtering])),
   ])
 }

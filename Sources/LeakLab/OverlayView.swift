@@ -84,7 +84,13 @@ enum OverlayView {
       if state.focus == .detector, index == state.selectedLeakIndex { style = .selected }
       let folded = leak.folded.isEmpty ? "" : "  (+\(leak.folded.count) inside)"
       let heading = leak.name.padded(toWidth: nameWidth) + "  " + status(of: leak, at: report.time) + folded
-      lines.append((heading.truncated(toWidth: width), style))
+      if heading.displayWidth <= width {
+        lines.append((heading, style))
+      } else {
+        lines += TextWrapping.words(heading, width: width, restWidth: max(1, width - 2)).enumerated().map {
+          ($0.offset == 0 ? $0.element : "  " + $0.element, style)
+        }
+      }
       if let path = leak.retainPath {
         lines += RetainPathLines.wrap(path, width: width, firstPrefix: "  ↳ ", stepPrefix: "      → ")
           .map { ($0, leak.isOpen ? .plain : .muted) }

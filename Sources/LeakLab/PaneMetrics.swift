@@ -15,6 +15,15 @@ struct PaneMetrics: Equatable {
     switch pane {
     case .catalogue:
       return nil
+    case .about:
+      let inner = layout.about.inset(by: 1)
+      guard layout.about.height >= 3, inner.width > 0, inner.height > 0, let entry = state.shownEntry else {
+        return nil
+      }
+      let content = Grid(lines: ScenarioNotesView.lines(entry, width: inner.width)).size
+      return PaneMetrics(
+        content: content, viewport: inner.size,
+        position: (state.scroll[.about] ?? .top).clamped(content: content, viewport: inner.size))
     case .code:
       let inner = layout.code.inset(by: 1)
       guard inner.width > 2, inner.height > 0 else { return nil }

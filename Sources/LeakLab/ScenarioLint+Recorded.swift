@@ -37,7 +37,7 @@ extension ScenarioLint {
     "lazy-closure-property/strong": [
       Finding(
         rule: "lazy-closure", title: "lazy closure stores self",
-        line: "{ count in \"\\(count) items, \\(count * 5) \\(self.currency)\" }")
+        line: "{ count in \"Items: \\(count), \\(count * 5) \\(self.currency)\" }")
     ],
     "lazy-closure-property/weak": [],
     "nested-closure/strong": [

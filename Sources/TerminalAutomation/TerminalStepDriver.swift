@@ -96,7 +96,7 @@ public final class TerminalStepDriver: StepDriver {
     do { return try session.capture() } catch { throw .failure("could not read the screen: \(error)") }
   }
 
-  /// Gives the app one input turn (50 ms), then waits until two captures
+  /// Gives the app a moment to react (50 ms), then waits until two captures
   /// 30 ms apart agree (at most one second more).
   private func settle() throws(StepDriverError) {
     Thread.sleep(forTimeInterval: 0.05)

@@ -184,4 +184,18 @@ import Testing
     #expect(run.error.hasPrefix("leaklab: The value 'png' is invalid for '--format <format>'"))
     #expect(run.error.split(separator: "\n").count == 1)
   }
+
+  /// Issue 26, defect 8: `--width -3` said "Missing value".
+  @Test(
+    "A negative or too small width or height is a one-line error that names it",
+    arguments: [
+      (["--width", "-3"], "--width must be at least 20 columns, not -3"),
+      (["--view", "--height", "-1"], "--height must be at least 10 rows, not -1"),
+      (["--width", "5"], "--width must be at least 20 columns, not 5"),
+    ])
+  func badSize(arguments: [String], message: String) throws {
+    let run = try LeakLabBinary.run(["explain", "alert-action-capture"] + arguments)
+    #expect(run.status == 2)
+    #expect(run.error == "leaklab: \(message) (see leaklab --help)\n")
+  }
 }

@@ -90,6 +90,34 @@ import TextGrid
     let keys = keyMap.bindings.flatMap(\.keys)
     #expect(Set(keys).count == keys.count)
   }
+
+  /// Issue 26, defect 7: `? help  q quit` while typing the filter, where both are text.
+  @Test func whileTheFilterIsTypedTheBarOffersNoKeyThatWouldBeTyped() {
+    let shown = keyMap.bindings.filter { $0.hint != nil && $0.shownIn.contains(.filtering) }
+    #expect(!shown.isEmpty)
+    for binding in shown {
+      let typed = binding.keys.filter { if case .character = $0 { true } else { false } }.map(\.name)
+      #expect(
+        !typed.contains(binding.statusLabel), "\(binding.statusLabel) is offered but types into the filter")
+    }
+  }
+
+  /// Issue 26, defect 7: notices were cut at 80 columns.
+  @Test func aLongNoticeWrapsInAStatusBarThatGrowsAndIsNeverCut() throws {
+    var state = AppState(catalogue: SampleScenarios.all.map { CatalogueEntry($0) })
+    state.openScenario = OpenScenario(id: state.catalogue[0].id, mode: .strong)
+    _ = AppReducer.reduce(&state, .captureToggled)
+    let notice = try #require(state.notice)
+    #expect(notice.displayWidth > 60)
+    let size = Size(width: 80, height: 24)
+    let lines = render(state, size: size).lines
+    let bar = StatusBarView.height(state, width: 80)
+    #expect(bar == 2)
+    let text = lines.suffix(bar).joined(separator: " ").split(separator: " ").joined(separator: " ")
+    #expect(text.contains(notice))
+    #expect(AppLayout(size: size, state: state).body.height == 24 - bar)
+  }
+
 }
 
 /// The status bar's text, as rendered.
@@ -121,4 +149,5 @@ enum StatusBarText {
     return render(app.state, size: Size(width: width, height: 30)).lines.last!.trimmingCharacters(
       in: .whitespaces)
   }
+
 }

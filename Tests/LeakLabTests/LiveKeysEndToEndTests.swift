@@ -39,8 +39,8 @@ struct LiveKeysEndToEndTests {
     let session = try start()
     defer { session.kill() }
     try leakTheAlertScenario(in: session)
-    try session.sendKeys("Tab", "Tab")
-    try session.waitFor(text: " Detector ")
+    try session.sendKeys("Tab", "Tab", "Tab")
+    try session.waitUntil("the detector's focus") { $0.last?.hasPrefix(" Detector ") == true }
     try session.sendKeys("y")
     try session.waitFor(text: "Copied the retain path of AlertController#1 to the clipboard")
     try session.waitUntil("the clipboard") { _ in session.clipboard() != nil }
@@ -126,7 +126,7 @@ struct LiveKeysEndToEndTests {
     // The status bar may be drawn after the first frame (seen under TSan).
     try session.waitUntil("the list's focus at start") { $0.last?.hasPrefix(" Scenarios ") == true }
     try session.sendKeys("Tab")
-    try session.waitUntil("the code pane's focus") { $0.last?.hasPrefix(" Code ") == true }
+    try session.waitUntil("the notes' focus") { $0.last?.hasPrefix(" About ") == true }
     try session.sendKeys("BTab")
     try session.waitUntil("the list's focus") { $0.last?.hasPrefix(" Scenarios ") == true }
   }
