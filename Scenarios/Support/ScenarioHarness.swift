@@ -38,11 +38,17 @@ public final class ScenarioHarness {
   public private(set) var openScenario: Scenario?
 
   /// Creates a harness on `scheduler` with a fresh detector and notification center.
-  public init(scheduler: any Scheduler, configuration: LeakDetector.Configuration = .init()) {
+  public init(
+    scheduler: any Scheduler, configuration: LeakDetector.Configuration = .init(),
+    runsWorkThatTraps: Bool = false
+  ) {
     self.scheduler = scheduler
     let detector = LeakDetector(scheduler: scheduler, configuration: configuration)
     self.detector = detector
-    self.environment = ScenarioEnvironment(scheduler: scheduler)
+    var environment = ScenarioEnvironment(scheduler: scheduler)
+    environment.runsWorkThatTraps = runsWorkThatTraps
+    environment.activity.naming = { [weak detector] object in detector?.name(of: object) }
+    self.environment = environment
     self.window = Window(checker: .scenarios(detector: detector))
     self.navigation = NavigationStack(root: Screen(title: "LeakLab"))
     window.rootScreen = navigation
@@ -52,6 +58,7 @@ public final class ScenarioHarness {
   @discardableResult
   public func open(_ scenario: Scenario, mode: ScenarioMode) -> Screen {
     let screen = scenario.makeScreen(mode: mode, environment: environment)
+    environment.activity.runOpened()
     navigation.push(screen)
     openScreen = screen
     openScenario = scenario
@@ -120,6 +127,7 @@ public final class ScenarioHarness {
     if isOpenScreenShown { return .stillOpen }
     openScreen = nil
     openScenario = nil
+    environment.activity.runClosed()
     return .closed
   }
 
@@ -131,6 +139,7 @@ public final class ScenarioHarness {
       window.goBack()
       attempts += 1
     }
+    if openScenario != nil { environment.activity.runClosed() }
     openScreen = nil
     openScenario = nil
   }

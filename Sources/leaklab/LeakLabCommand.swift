@@ -16,7 +16,7 @@ struct LeakLabCommand: ParsableCommand {
     discussion: App.keysHelp,
     version: LeakLabVersion.current,
     subcommands: [
-      App.self, ListCommand.self, CheckCommand.self, Explain.self, Run.self, OracleCommand.self,
+      App.self, ListCommand.self, CheckCommand.self, Explain.self, Run.self, Trap.self, OracleCommand.self,
       LeaksCommand.self, LeaksOracleCommand.self, LintCommand.self,
     ],
     defaultSubcommand: App.self

@@ -1,0 +1,130 @@
+import ScreenKit
+
+extension Catalogue {
+  /// `task-zombie`: `[weak self]` frees the screen, but the task's loop keeps polling for nobody.
+  public static let taskZombie = Scenario(
+    id: "task-zombie",
+    title: "Task that outlives its screen",
+    pattern: "task = Task { [weak self] in while true { … self?.show(…) } }: freed screen, endless loop",
+    actions: [ScenarioAction("Follow match", "Starts a task that polls the scores every second.")],
+    whyItLeaks: """
+      `[weak self]` lets the screen go, so no leak detector reports anything, yet the task's loop \
+      never ends: it keeps polling the server every second for a screen that no longer exists. \
+      Nothing stops a task but its own end or `cancel()`.
+      """,
+    fix: "Loop `while !Task.isCancelled` and cancel the task when the screen goes: `task?.cancel()`.",
+    code: #"""
+      private(set) var task: Task<Void, Never>?
+
+      func followMatch() {
+        task?.cancel()
+        switch mode {  // leaklab:toggle
+        case .strong:  // leaklab:toggle
+          task = Task { [weak self, feed] in  // leaklab:strong
+            while true {  // leaklab:strong
+              let score = await feed.nextScore()  // leaklab:strong
+              self?.show(score)  // leaklab:strong
+            }  // leaklab:strong
+          }  // leaklab:strong
+        case .weak:  // leaklab:toggle
+          task = Task { [weak self, feed] in  // leaklab:weak
+            while !Task.isCancelled {  // leaklab:weak
+              let score = await feed.nextScore()  // leaklab:weak
+              self?.show(score)  // leaklab:weak
+            }  // leaklab:weak
+          }  // leaklab:weak
+        }  // leaklab:toggle
+      }
+
+      override func viewDidDisappear() {
+        super.viewDidDisappear()
+        if mode == .weak {  // leaklab:toggle
+          task?.cancel()  // leaklab:weak
+        }  // leaklab:toggle
+      }
+      """#,
+    detectorBlindSpot: "the task keeps polling after the close (the log shows each request)",
+    expected: (strong: .clean, weak: .clean),
+    makeScreen: { mode, environment in
+      LiveScoresScreen(
+        mode: mode, feed: ScoreFeed(mainQueue: environment.mainQueue, activity: environment.activity))
+    }
+  )
+}
+
+/// A server's live score, one request a second.
+@MainActor
+final class ScoreFeed {
+  let mainQueue: MainQueue
+  let activity: ActivityLog?
+  private(set) var requests = 0
+
+  init(mainQueue: MainQueue, activity: ActivityLog? = nil) {
+    self.mainQueue = mainQueue
+    self.activity = activity
+  }
+
+  /// Asks the server for the score; it answers a second later.
+  func nextScore() async -> String {
+    requests += 1
+    activity?.record(self, "requested the score")
+    let request = requests
+    return await withCheckedContinuation { continuation in
+      mainQueue.asyncAfter(.seconds(1)) { continuation.resume(returning: "2 : \(request / 3)") }
+    }
+  }
+}
+
+/// The screen: a match score, refreshed while the match is followed.
+final class LiveScoresScreen: Screen {
+  let mode: ScenarioMode
+  let feed: ScoreFeed
+  let scoreLabel = Label("Not following", identifier: "scores.score")
+
+  init(mode: ScenarioMode, feed: ScoreFeed) {
+    self.mode = mode
+    self.feed = feed
+    super.init(title: "Live scores")
+  }
+
+  override func viewDidLoad() {
+    super.viewDidLoad()
+    view.addSubview(scoreLabel)
+    view.addSubview(Button("Follow match") { [weak self] in self?.followMatch() })
+  }
+
+  func show(_ score: String) {
+    scoreLabel.text = "Score: \(score)"
+  }
+
+  // leaklab:code begin
+  private(set) var task: Task<Void, Never>?
+
+  func followMatch() {
+    task?.cancel()
+    switch mode {  // leaklab:toggle
+    case .strong:  // leaklab:toggle
+      task = Task { [weak self, feed] in  // leaklab:strong
+        while true {  // leaklab:strong
+          let score = await feed.nextScore()  // leaklab:strong
+          self?.show(score)  // leaklab:strong
+        }  // leaklab:strong
+      }  // leaklab:strong
+    case .weak:  // leaklab:toggle
+      task = Task { [weak self, feed] in  // leaklab:weak
+        while !Task.isCancelled {  // leaklab:weak
+          let score = await feed.nextScore()  // leaklab:weak
+          self?.show(score)  // leaklab:weak
+        }  // leaklab:weak
+      }  // leaklab:weak
+    }  // leaklab:toggle
+  }
+
+  override func viewDidDisappear() {
+    super.viewDidDisappear()
+    if mode == .weak {  // leaklab:toggle
+      task?.cancel()  // leaklab:weak
+    }  // leaklab:toggle
+  }
+  // leaklab:code end
+}
