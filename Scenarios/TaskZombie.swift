@@ -1,3 +1,4 @@
+import LeakClock
 import ScreenKit
 
 extension Catalogue {
@@ -64,14 +65,39 @@ final class ScoreFeed {
     self.activity = activity
   }
 
-  /// Asks the server for the score; it answers a second later.
+  /// Asks the server for the score; it answers a second later. Cancelling
+  /// the task stops the wait at once (a real request would be cancelled).
   func nextScore() async -> String {
     requests += 1
     activity?.record(self, "requested the score")
-    let request = requests
-    return await withCheckedContinuation { continuation in
-      mainQueue.asyncAfter(.seconds(1)) { continuation.resume(returning: "2 : \(request / 3)") }
+    let answer = "2 : \(requests / 3)"
+    let pending = PendingAnswer()
+    // A loop that ignores cancellation (`while true`) still waits for each
+    // answer: only a wait under way when the task is cancelled ends early.
+    let wasCancelled = Task.isCancelled
+    return await withTaskCancellationHandler {
+      await withCheckedContinuation { continuation in
+        pending.continuation = continuation
+        pending.work = mainQueue.asyncAfter(.seconds(1)) { pending.resume(with: answer) }
+      }
+    } onCancel: {
+      if !wasCancelled { Task { @MainActor in pending.resume(with: answer) } }
     }
+  }
+}
+
+/// One request's answer: given when the server answers, or when the task
+/// waiting for it is cancelled, whichever comes first.
+@MainActor
+final class PendingAnswer {
+  var continuation: CheckedContinuation<String, Never>?
+  var work: ScheduledWork?
+
+  func resume(with answer: String) {
+    work?.cancel()
+    work = nil
+    continuation?.resume(returning: answer)
+    continuation = nil
   }
 }
 

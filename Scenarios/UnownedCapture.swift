@@ -75,7 +75,8 @@ final class CoverDownloader {
 struct CoverDelivery {
   weak var requester: AnyObject?
   let screenName: String?
-  let activity: ActivityLog?
+  /// Weak: a pending download keeps nothing of the scenario but its completion.
+  weak var activity: ActivityLog?
   let runsWorkThatTraps: Bool
   let completionIsUnowned: Bool
 

@@ -136,9 +136,12 @@ public final class ActivityLog {
   }
 }
 
-/// Whole seconds since the close, as the log says it: `12 s`, `0 s`.
+/// Time since the close, in tenths of a second, as the log says it: `12.0 s`, `0.8 s`.
 enum TimeSinceClose {
   static func text(_ duration: Duration) -> String {
-    "\(max(0, duration.components.seconds)) s"
+    let tenths = max(
+      0,
+      Int(duration.components.seconds) * 10 + Int(duration.components.attoseconds / 100_000_000_000_000_000))
+    return "\(tenths / 10).\(tenths % 10) s"
   }
 }

@@ -38,9 +38,13 @@ public final class ScenarioHarness {
   public private(set) var openScenario: Scenario?
 
   /// Creates a harness on `scheduler` with a fresh detector and notification center.
+  ///
+  /// `runsWorkThatTraps` lets scenario work run that would crash the process
+  /// (`leaklab trap` only); `liveInstances` remembers what each closed screen
+  /// hands to the detector, to count across runs what is still alive.
   public init(
     scheduler: any Scheduler, configuration: LeakDetector.Configuration = .init(),
-    runsWorkThatTraps: Bool = false
+    runsWorkThatTraps: Bool = false, liveInstances: LiveInstances? = nil
   ) {
     self.scheduler = scheduler
     let detector = LeakDetector(scheduler: scheduler, configuration: configuration)
@@ -49,7 +53,7 @@ public final class ScenarioHarness {
     environment.runsWorkThatTraps = runsWorkThatTraps
     environment.activity.naming = { [weak detector] object in detector?.name(of: object) }
     self.environment = environment
-    self.window = Window(checker: .scenarios(detector: detector))
+    self.window = Window(checker: .scenarios(detector: detector, live: liveInstances))
     self.navigation = NavigationStack(root: Screen(title: "LeakLab"))
     window.rootScreen = navigation
   }

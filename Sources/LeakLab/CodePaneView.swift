@@ -109,7 +109,10 @@ enum CodePaneView {
     let other = entry.code.lines.filter { $0.role.rawValue == mode.toggled.rawValue }
     if !other.isEmpty {
       lines.append(("", .plain))
-      lines.append(("○ \(mode.toggled.rawValue) form (w switches):", .muted))
+      let heading = "○ \(mode.toggled.rawValue) form (w switches, s compares):"
+      lines += TextWrapping.words(heading, width: width, restWidth: max(1, width - 2)).enumerated().map {
+        (($0.offset == 0 ? "" : "  ") + $0.element, .muted)
+      }
       for line in other {
         for (index, part) in wrap(line.text.trimmingLeadingSpaces, width: width - 2).enumerated() {
           lines.append(((index == 0 ? "○ " : "  ") + part, .muted))

@@ -34,6 +34,8 @@ struct ExplainContent {
   /// The catalogue's notes on the scenario that leaked it.
   var fix: String?
   var whyItLeaks: String?
+  /// What differs in a real app (a global root the scenario injects).
+  var inARealApp: String? = nil
 
   /// Below this width the notes go above the drawing instead of beside it.
   static let sideBySideWidth = 100
@@ -64,6 +66,9 @@ struct ExplainContent {
       }
       if let whyItLeaks {
         blocks.append(stacked(TextWrapping.words(whyItLeaks, width: width).map { ($0, Style.muted) }))
+      }
+      if let inARealApp {
+        blocks.append(stacked(TextWrapping.words(inARealApp, width: width).map { ($0, Style.plain) }))
       }
     }
     if graph == nil {
@@ -104,6 +109,10 @@ struct ExplainContent {
     if let whyItLeaks, withWhy {
       lines.append(Self.blank)
       lines += TextWrapping.words(whyItLeaks, width: width).map { ($0, Style.muted) }
+    }
+    if let inARealApp, withWhy {
+      lines.append(Self.blank)
+      lines += TextWrapping.words(inARealApp, width: width).map { ($0, Style.plain) }
     }
     return lines
   }

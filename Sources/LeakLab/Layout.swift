@@ -20,13 +20,18 @@ struct AppLayout {
   var overlay: Rect?
   var log: Rect
   var statusBar: Rect
-  /// Everything but the status bar: where the help and explain views are centred.
+  /// The guided tour's line above the status bar, while the tour is shown.
+  var tour: Rect?
+  /// Everything but the status bar (and the tour): where the help and explain views are centred.
   var body: Rect
 
   init(size: Size, state: AppState) {
     let barHeight = StatusBarView.height(state, width: size.width)
-    let (statusBar, body) = Rect(size: size).divided(atDistance: barHeight, from: .bottom)
+    let (statusBar, screen) = Rect(size: size).divided(atDistance: barHeight, from: .bottom)
     self.statusBar = statusBar
+    let tourHeight = TourView.height(state, width: size.width)
+    let (tour, body) = screen.divided(atDistance: tourHeight, from: .bottom)
+    self.tour = tourHeight > 0 ? tour : nil
     self.body = body
     // The list takes the width its longest title needs when the right side
     // keeps room for the phone and a readable code pane (56 columns).

@@ -67,6 +67,17 @@ struct PaneMetrics: Equatable {
       position: state.explainScroll.clamped(content: content, viewport: frame.viewport.size))
   }
 
+  /// The side-by-side view's metrics.
+  static func comparison(in state: AppState) -> PaneMetrics {
+    let layout = AppLayout(size: state.screenSize, state: state)
+    let frame = ExplainView.frame(
+      for: { width, _ in ComparisonView.content(state, width: width).height }, in: layout.body)
+    let content = ComparisonView.content(state, width: frame.viewport.width).size
+    return PaneMetrics(
+      content: content, viewport: frame.viewport.size,
+      position: state.comparisonScroll.clamped(content: content, viewport: frame.viewport.size))
+  }
+
   /// Where `step` takes the pane.
   func moved(by step: ScrollStep) -> ScrollPosition {
     position.moved(by: step, content: content, viewport: viewport)

@@ -35,6 +35,15 @@ enum ScenarioNotesView {
     }
     lines.append(("", .plain))
     lines += TextWrapping.words(entry.whyItLeaks, width: width, cutsLongWords: false).map { ($0, .plain) }
+    if let blindSpot = entry.detectorBlindSpot {
+      lines.append(("", .plain))
+      lines += TextWrapping.words("No detector sees it: \(blindSpot).", width: width, cutsLongWords: false)
+        .map { ($0, .warning) }
+    }
+    if let inARealApp = entry.inARealApp {
+      lines.append(("", .plain))
+      lines += TextWrapping.words(inARealApp, width: width, cutsLongWords: false).map { ($0, .plain) }
+    }
     if !entry.actions.isEmpty {
       lines.append(("", .plain))
       for (index, action) in entry.actions.enumerated().prefix(9) {

@@ -63,6 +63,7 @@ enum StatusBarView {
     case .help: "Help"
     case .filtering: "Filter /\(state.filter)▏"
     case .explain: "Explain"
+    case .comparison: "Side by side"
     default: state.focus.title
     }
   }

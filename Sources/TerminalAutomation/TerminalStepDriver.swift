@@ -32,7 +32,9 @@ public final class TerminalStepDriver: StepDriver {
     self.scenarioIDs = scenarioIDs
     for id in scenarioIDs { modes[id] = initialMode }
     do {
-      session = try TmuxSession(command: [executable] + arguments, size: size)
+      // The guided tour stays hidden: a script's steps are its own.
+      session = try TmuxSession(
+        command: [executable] + arguments, size: size, environment: ["LEAKLAB_TOUR": "off"])
       try session.waitUntil("the detector overlay", timeout: .seconds(15)) {
         ScreenLabelReader.label(in: $0) != nil
       }

@@ -18,7 +18,8 @@ struct IdleEndToEndTests {
   }
 
   @Test func withNothingOpenTheMainThreadDoesNotWakeForASecond() throws {
-    let session = try TmuxSession(command: [LeakLabBinary.path], size: Size(width: 80, height: 24))
+    let session = try TmuxSession(
+      command: [LeakLabBinary.path], size: Size(width: 80, height: 24), environment: ["LEAKLAB_TOUR": "off"])
     defer { session.kill() }
     try session.waitUntil("the first frame") { ScreenLabelReader.label(in: $0) == "No issues detected" }
     // A key is read and drawn at once; then nothing is due.

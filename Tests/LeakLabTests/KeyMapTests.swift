@@ -134,6 +134,7 @@ enum StatusBarText {
     case .explain: state.explainedLeakIndex = 0
     case .pane: state.focus = .log
     case .filtering: state.isEditingFilter = true
+    case .comparison: state.isComparisonVisible = true
     }
     #expect(state.keyContext == context)
     let row = render(state, size: Size(width: width, height: 30)).lines.last!

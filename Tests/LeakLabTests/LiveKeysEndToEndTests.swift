@@ -18,7 +18,7 @@ struct LiveKeysEndToEndTests {
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     let session = try TmuxSession(
       command: ["sh", "-c", "cd \"$1\" && exec \"$2\"", "sh", directory.path, LeakLabBinary.path],
-      size: Size(width: 120, height: 40))
+      size: Size(width: 120, height: 40), environment: ["LEAKLAB_TOUR": "off"])
     try session.waitUntil("the first frame") { ScreenLabelReader.label(in: $0) == "No issues detected" }
     return session
   }
@@ -90,6 +90,9 @@ struct LiveKeysEndToEndTests {
     try session.waitFor(text: "held from root: global _dispatch_timers_heap", timeout: .seconds(30))
     try session.sendKeys("e")
     try session.waitFor(text: "global _dispatch_timers_heap")
+    // Steps through untyped memory are folded until `d` shows them.
+    try session.waitFor(text: "untyped blocks (d shows them)")
+    try session.sendKeys("d")
     try session.waitFor(text: "Block (malloc block, 56 B)")
   }
 

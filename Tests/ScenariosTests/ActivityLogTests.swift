@@ -18,11 +18,11 @@ import Testing
     rig.scheduler.advance(by: .seconds(12))
     #expect(
       rig.harness.environment.activity.drain().map(\.text) == [
-        "StopwatchScreen#1, closed 1 s ago, ticked",
-        "StopwatchScreen#1, closed 2 s ago, ticked (2nd time)",
-        "StopwatchScreen#1, closed 3 s ago, ticked (3rd time)",
-        "StopwatchScreen#1, closed 5 s ago, ticked (5th time)",
-        "StopwatchScreen#1, closed 10 s ago, ticked (10th time)",
+        "StopwatchScreen#1, closed 1.0 s ago, ticked",
+        "StopwatchScreen#1, closed 2.0 s ago, ticked (2nd time)",
+        "StopwatchScreen#1, closed 3.0 s ago, ticked (3rd time)",
+        "StopwatchScreen#1, closed 5.0 s ago, ticked (5th time)",
+        "StopwatchScreen#1, closed 10.0 s ago, ticked (10th time)",
       ])
     #expect(rig.label == "Leaked: StopwatchScreen#1", "the log names it as the label does")
     timer?.invalidate()

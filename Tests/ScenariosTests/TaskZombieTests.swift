@@ -38,10 +38,10 @@ import Testing
     #expect(feed.requests == 8, "3 while open, then one a second for the 5 seconds after the close")
     #expect(
       log == [
-        "ScoreFeed#1, its screen closed 1 s ago, requested the score",
-        "ScoreFeed#1, its screen closed 2 s ago, requested the score (2nd time)",
-        "ScoreFeed#1, its screen closed 3 s ago, requested the score (3rd time)",
-        "ScoreFeed#1, its screen closed 5 s ago, requested the score (5th time)",
+        "ScoreFeed#1, its screen closed 1.0 s ago, requested the score",
+        "ScoreFeed#1, its screen closed 2.0 s ago, requested the score (2nd time)",
+        "ScoreFeed#1, its screen closed 3.0 s ago, requested the score (3rd time)",
+        "ScoreFeed#1, its screen closed 5.0 s ago, requested the score (5th time)",
       ])
     // `while true` does not look at cancellation: cancelling alone is not the fix.
     task?.cancel()

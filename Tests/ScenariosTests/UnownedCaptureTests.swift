@@ -37,14 +37,14 @@ import Testing
           ActivityLog.Entry(
             time: .seconds(2),
             text:
-              "AlbumScreen#1, closed 2 s ago, the cover arrived: the completion reads `unowned self`, freed, "
+              "AlbumScreen#1, closed 2.0 s ago, the cover arrived: the completion reads `unowned self`, freed, "
               + "and would crash the app here",
             kind: .wouldTrap(scenarioID: "unowned-capture"))
         ])
     case .weak:
       #expect(
         entries.map(\.text) == [
-          "AlbumScreen#1, closed 2 s ago, the cover arrived: `[weak self]` is nil, nothing happens"
+          "AlbumScreen#1, closed 2.0 s ago, the cover arrived: `[weak self]` is nil, nothing happens"
         ])
     }
   }
