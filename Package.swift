@@ -29,7 +29,7 @@ let package = Package(
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1"),
-    // A third-party library the leak fixtures leak through (Combine's API on Linux).
+    // A third-party library the leak fixtures and the combine-sink scenario leak through (Combine's API on Linux).
     .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
   ],
   targets: [
@@ -99,7 +99,9 @@ let package = Package(
     // The scenario catalogue: top-level Scenarios/, one file per scenario, machinery in Support/.
     .target(
       name: "Scenarios",
-      dependencies: ["LeakClock", "LeakDetector", "ScreenKit"],
+      dependencies: [
+        "LeakClock", "LeakDetector", "ScreenKit", .product(name: "OpenCombine", package: "OpenCombine"),
+      ],
       path: "Scenarios",
       exclude: ["README.md", "Scripts"]
     ),

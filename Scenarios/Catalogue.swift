@@ -22,6 +22,11 @@ public enum Catalogue {
     taskLoop,
     foundationTimer,
     dispatchSourceTimer,
+    combineSink,
+    childCoordinator,
+    taskZombie,
+    unownedCapture,
+    handlerContext,
   ]
 
   /// The scenario with this id, if there is one.

@@ -24,6 +24,10 @@ extension Catalogue {
         }  // leaklab:toggle
       }
       """#,
+    inARealApp: """
+      Here the scenario injects its main queue. In a real app it is `DispatchQueue.main`, a global root: \
+      the pending block, and the screen it captures, are held from it until the block runs.
+      """,
     expected: (strong: .leaking("SyncScreen", resolvedAfter: .seconds(10)), weak: .clean),
     makeScreen: { mode, environment in SyncScreen(mode: mode, mainQueue: environment.mainQueue) }
   )

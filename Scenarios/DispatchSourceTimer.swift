@@ -44,7 +44,7 @@ extension Catalogue {
       }
       """#,
     expected: (strong: .leaking("UploadProgressScreen"), weak: .clean),
-    makeScreen: { mode, _ in UploadProgressScreen(mode: mode) }
+    makeScreen: { mode, environment in UploadProgressScreen(mode: mode, activity: environment.activity) }
   )
 }
 
@@ -52,10 +52,12 @@ extension Catalogue {
 final class UploadProgressScreen: Screen {
   let mode: ScenarioMode
   let progressLabel = Label("Not polled yet", identifier: "upload.polls")
+  let activity: ActivityLog?
   private(set) var polls = 0
 
-  init(mode: ScenarioMode) {
+  init(mode: ScenarioMode, activity: ActivityLog? = nil) {
     self.mode = mode
+    self.activity = activity
     super.init(title: "Upload")
   }
 
@@ -68,6 +70,7 @@ final class UploadProgressScreen: Screen {
   func poll() {
     polls += 1
     progressLabel.text = "Polled \(polls)×"
+    activity?.record(self, "polled the upload")
   }
 
   // leaklab:code begin

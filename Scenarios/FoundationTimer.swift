@@ -44,7 +44,7 @@ extension Catalogue {
       }
       """#,
     expected: (strong: .leaking("ScoreboardScreen"), weak: .clean),
-    makeScreen: { mode, _ in ScoreboardScreen(mode: mode) }
+    makeScreen: { mode, environment in ScoreboardScreen(mode: mode, activity: environment.activity) }
   )
 }
 
@@ -52,10 +52,12 @@ extension Catalogue {
 final class ScoreboardScreen: Screen {
   let mode: ScenarioMode
   let scoreLabel = Label("Not refreshed yet", identifier: "scoreboard.refreshes")
+  let activity: ActivityLog?
   private(set) var refreshes = 0
 
-  init(mode: ScenarioMode) {
+  init(mode: ScenarioMode, activity: ActivityLog? = nil) {
     self.mode = mode
+    self.activity = activity
     super.init(title: "Scoreboard")
   }
 
@@ -68,6 +70,7 @@ final class ScoreboardScreen: Screen {
   func refresh() {
     refreshes += 1
     scoreLabel.text = "Refreshed \(refreshes)×"
+    activity?.record(self, "refreshed the score")
   }
 
   // leaklab:code begin

@@ -15,9 +15,9 @@ extension Catalogue {
     code: #"""
       lazy var describe: (Int) -> String =
         if mode == .strong {  // leaklab:toggle
-          { count in "\(count) items, \(count * 5) \(self.currency)" }  // leaklab:strong
+          { count in "Items: \(count), \(count * 5) \(self.currency)" }  // leaklab:strong
         } else {  // leaklab:toggle
-          { [weak self] count in "\(count) items, \(count * 5) \(self?.currency ?? "")" }  // leaklab:weak
+          { [weak self] count in "Items: \(count), \(count * 5) \(self?.currency ?? "")" }  // leaklab:weak
         }  // leaklab:toggle
       """#,
     expected: (strong: .leaking("CartScreen"), weak: .clean),
@@ -51,9 +51,9 @@ final class CartScreen: Screen {
   // leaklab:code begin
   lazy var describe: (Int) -> String =
     if mode == .strong {  // leaklab:toggle
-      { count in "\(count) items, \(count * 5) \(self.currency)" }  // leaklab:strong
+      { count in "Items: \(count), \(count * 5) \(self.currency)" }  // leaklab:strong
     } else {  // leaklab:toggle
-      { [weak self] count in "\(count) items, \(count * 5) \(self?.currency ?? "")" }  // leaklab:weak
+      { [weak self] count in "Items: \(count), \(count * 5) \(self?.currency ?? "")" }  // leaklab:weak
     }  // leaklab:toggle
   // leaklab:code end
 }

@@ -32,6 +32,12 @@ extension Catalogue {
         if let observer { center.removeObserver(observer) }
       }
       """#,
+    markedLineAction: nil,
+    inARealApp: """
+      Here the scenario injects its own notification center. In a real app it is \
+      `NotificationCenter.default`, a global: a root that keeps the block, and the screen, for the life \
+      of the process.
+      """,
     expected: (strong: .leaking("InboxScreen"), weak: .clean),
     makeScreen: { mode, environment in
       InboxScreen(mode: mode, center: environment.notificationCenter)

@@ -39,7 +39,9 @@ extension Catalogue {
       }
       """#,
     expected: (strong: .leaking("StopwatchScreen"), weak: .clean),
-    makeScreen: { mode, environment in StopwatchScreen(mode: mode, mainQueue: environment.mainQueue) }
+    makeScreen: { mode, environment in
+      StopwatchScreen(mode: mode, mainQueue: environment.mainQueue, activity: environment.activity)
+    }
   )
 }
 
@@ -47,12 +49,14 @@ extension Catalogue {
 final class StopwatchScreen: Screen {
   let mode: ScenarioMode
   let mainQueue: MainQueue
+  let activity: ActivityLog?
   let elapsedLabel = Label("0 s", identifier: "stopwatch.elapsed")
   private(set) var ticks = 0
 
-  init(mode: ScenarioMode, mainQueue: MainQueue) {
+  init(mode: ScenarioMode, mainQueue: MainQueue, activity: ActivityLog? = nil) {
     self.mode = mode
     self.mainQueue = mainQueue
+    self.activity = activity
     super.init(title: "Stopwatch")
   }
 
@@ -65,6 +69,7 @@ final class StopwatchScreen: Screen {
   func tick() {
     ticks += 1
     elapsedLabel.text = "\(ticks) s"
+    activity?.record(self, "ticked")
   }
 
   // leaklab:code begin

@@ -28,6 +28,7 @@ extension Catalogue {
         override var currentDelegate: (any PaymentFormDelegate)? { delegate }  // leaklab:weak
       }  // leaklab:weak
       """#,
+    markedLineAction: nil,
     expected: (strong: .leaking("CheckoutScreen"), weak: .clean),
     makeScreen: { mode, _ in CheckoutScreen(mode: mode) }
   )

@@ -33,6 +33,7 @@ extension Catalogue {
         }  // leaklab:toggle
       }
       """#,
+    markedLineAction: nil,
     expected: (strong: .leaking("TickerScreen"), weak: .clean),
     makeScreen: { mode, _ in TickerScreen(mode: mode, ticker: PriceTicker()) }
   )

@@ -38,6 +38,7 @@ extension Catalogue {
         weak var output: (any ProfileInteractorOutput)?  // leaklab:weak
       }  // leaklab:weak
       """#,
+    markedLineAction: nil,
     expected: (
       strong: .leaking("ProfilePresenter", "StrongOutputProfileInteractor", "ProfileRouter"), weak: .clean
     ),

@@ -116,7 +116,14 @@ public struct CodeExcerpt: Sendable, Equatable {
         }
       result.append(Line(text: text, role: role))
     }
-    return result
+    // Kept without spare capacity: the catalogue lives for the whole process,
+    // and an array's unused capacity is stale memory, whose old pointers a
+    // conservative scan (`leaklab explain`'s root search) can follow to
+    // whatever now lives at those addresses.
+    var exact: [Line] = []
+    exact.reserveCapacity(result.count)
+    exact.append(contentsOf: result)
+    return exact
   }
 
   /// Splits `code  // leaklab:marker` into the code and the marker name.

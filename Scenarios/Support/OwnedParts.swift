@@ -39,10 +39,17 @@ extension DeallocationChecker {
   /// ```swift
   /// let window = Window(checker: .scenarios(detector: detector))
   /// ```
-  public static func scenarios(detector: LeakDetector) -> DeallocationChecker {
+  /// `live` also remembers each screen and owned part handed over, to count
+  /// what is still alive across runs.
+  public static func scenarios(detector: LeakDetector, live: LiveInstances? = nil) -> DeallocationChecker {
     DeallocationChecker(
       expectTree: { root, _ in
-        detector.expectDeallocation(ofTree: root) { ScenarioTree.children(of: $0) }
+        live?.remember(root)
+        detector.expectDeallocation(ofTree: root) { node in
+          let children = ScenarioTree.children(of: node)
+          if let live { children.forEach(live.remember) }
+          return children
+        }
       },
       withdraw: { detector.withdrawExpectations(for: $0) })
   }

@@ -35,11 +35,23 @@ public struct Scenario: Sendable, Identifiable {
   public let sourceFile: String
   /// What a headless check does between opening and closing the screen.
   public let script: [ScenarioStep]
+  /// The action whose tap runs the form's marked line (from zero); `nil`
+  /// when opening the screen runs it. A leaky run closed without that tap
+  /// comes back clean, and the app says which button to tap.
+  public let markedLineAction: Int?
+  /// What goes wrong in the leaky form that a leak detector cannot report
+  /// (its verdict is then clean in both forms): a task that keeps working
+  /// for a freed screen, a callback that would crash. `nil` for a leak.
+  public let detectorBlindSpot: String?
+  /// What differs in a real app, where the scenario injects a stand-in
+  /// (`NotificationCenter.default` and the main queue are global roots there).
+  public let inARealApp: String?
   private let expectedStrong: Verdict
   private let expectedWeak: Verdict
   private let make: @MainActor @Sendable (ScenarioMode, ScenarioEnvironment) -> Screen
 
-  /// Creates a scenario. The default script taps every action once, in order.
+  /// Creates a scenario. The default script taps every action once, in
+  /// order; by default the first action runs the marked line.
   public init(
     id: String,
     title: String,
@@ -50,6 +62,9 @@ public struct Scenario: Sendable, Identifiable {
     code: String,
     sourceFile: String = #fileID,
     script: [ScenarioStep]? = nil,
+    markedLineAction: Int? = 0,
+    detectorBlindSpot: String? = nil,
+    inARealApp: String? = nil,
     expected: (strong: Verdict, weak: Verdict),
     makeScreen: @escaping @MainActor @Sendable (ScenarioMode, ScenarioEnvironment) -> Screen
   ) {
@@ -62,6 +77,9 @@ public struct Scenario: Sendable, Identifiable {
     self.code = CodeExcerpt(code)
     self.sourceFile = sourceFile
     self.script = script ?? actions.indices.map { .action($0) }
+    self.markedLineAction = markedLineAction
+    self.detectorBlindSpot = detectorBlindSpot
+    self.inARealApp = inARealApp
     self.expectedStrong = expected.strong
     self.expectedWeak = expected.weak
     self.make = makeScreen

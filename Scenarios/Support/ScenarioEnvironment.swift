@@ -20,14 +20,28 @@ public struct ScenarioEnvironment: @unchecked Sendable {
   ///
   /// `NotificationCenter` is thread-safe; it is not marked `Sendable` on every platform.
   public var notificationCenter: NotificationCenter
+  /// Where scenario objects report work they do after their screen closed
+  /// (a leaked timer's tick): the app's log shows it.
+  public var activity: ActivityLog
+  /// Whether work that would crash the process (an `unowned` reference to a
+  /// freed object) runs: only in `leaklab trap`, a process of its own. Off:
+  /// the scenario reports it to ``activity`` instead of crashing the app.
+  public var runsWorkThatTraps: Bool
 
   /// Creates an environment from its parts.
-  public init(mainQueue: MainQueue, notificationCenter: NotificationCenter = NotificationCenter()) {
+  @MainActor
+  public init(
+    mainQueue: MainQueue, notificationCenter: NotificationCenter = NotificationCenter(),
+    activity: ActivityLog? = nil, runsWorkThatTraps: Bool = false
+  ) {
     self.mainQueue = mainQueue
     self.notificationCenter = notificationCenter
+    self.activity = activity ?? ActivityLog(scheduler: mainQueue.scheduler)
+    self.runsWorkThatTraps = runsWorkThatTraps
   }
 
   /// Creates an environment whose main queue runs on `scheduler`, with a fresh notification center.
+  @MainActor
   public init(scheduler: any Scheduler) {
     self.init(mainQueue: MainQueue(scheduler: scheduler))
   }

@@ -38,12 +38,22 @@ public final class ScenarioHarness {
   public private(set) var openScenario: Scenario?
 
   /// Creates a harness on `scheduler` with a fresh detector and notification center.
-  public init(scheduler: any Scheduler, configuration: LeakDetector.Configuration = .init()) {
+  ///
+  /// `runsWorkThatTraps` lets scenario work run that would crash the process
+  /// (`leaklab trap` only); `liveInstances` remembers what each closed screen
+  /// hands to the detector, to count across runs what is still alive.
+  public init(
+    scheduler: any Scheduler, configuration: LeakDetector.Configuration = .init(),
+    runsWorkThatTraps: Bool = false, liveInstances: LiveInstances? = nil
+  ) {
     self.scheduler = scheduler
     let detector = LeakDetector(scheduler: scheduler, configuration: configuration)
     self.detector = detector
-    self.environment = ScenarioEnvironment(scheduler: scheduler)
-    self.window = Window(checker: .scenarios(detector: detector))
+    var environment = ScenarioEnvironment(scheduler: scheduler)
+    environment.runsWorkThatTraps = runsWorkThatTraps
+    environment.activity.naming = { [weak detector] object in detector?.name(of: object) }
+    self.environment = environment
+    self.window = Window(checker: .scenarios(detector: detector, live: liveInstances))
     self.navigation = NavigationStack(root: Screen(title: "LeakLab"))
     window.rootScreen = navigation
   }
@@ -52,6 +62,7 @@ public final class ScenarioHarness {
   @discardableResult
   public func open(_ scenario: Scenario, mode: ScenarioMode) -> Screen {
     let screen = scenario.makeScreen(mode: mode, environment: environment)
+    environment.activity.runOpened()
     navigation.push(screen)
     openScreen = screen
     openScenario = scenario
@@ -120,6 +131,7 @@ public final class ScenarioHarness {
     if isOpenScreenShown { return .stillOpen }
     openScreen = nil
     openScenario = nil
+    environment.activity.runClosed()
     return .closed
   }
 
@@ -131,6 +143,7 @@ public final class ScenarioHarness {
       window.goBack()
       attempts += 1
     }
+    if openScenario != nil { environment.activity.runClosed() }
     openScreen = nil
     openScenario = nil
   }

@@ -1,6 +1,8 @@
 #define _GNU_SOURCE
 #include "CNcurses.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <langinfo.h>
 #include <locale.h>
 #include <signal.h>
@@ -32,14 +34,40 @@ bool cn_setup_locale(void) {
 
 SCREEN *cn_newterm(const char *type) { return newterm(type, stdout, stdin); }
 
+// The bytes that turn the terminal's mouse reporting off again, captured when
+// it is turned on: a signal handler cannot ask curses for them (see below).
+static char mouse_off_sequence[64];
+static size_t mouse_off_length = 0;
+
+// What ncurses sends to switch xterm-style mouse reporting: the terminal's `XM`
+// string capability if it has one, else the form its numeric `XM` names, else
+// plain X10 reporting. Its parameter is 1 for on, 0 for off.
+static const char *mouse_switch_format(void) {
+  const char *string = tigetstr("XM");
+  if (string != NULL && string != (char *)-1 && string[0] != '\0') return string;
+  if (tigetnum("XM") == 1006) return "\033[?1006;1000%?%p1%{1}%=%th%el%;";
+  return "\033[?1000%?%p1%{1}%=%th%el%;";
+}
+
 bool cn_enable_mouse(void) {
   mmask_t mask = BUTTON1_PRESSED | BUTTON1_RELEASED | BUTTON4_PRESSED;
 #ifdef BUTTON5_PRESSED
   mask |= BUTTON5_PRESSED;
 #endif
   mouseinterval(0);
-  return mousemask(mask, NULL) != 0;
+  mouse_off_length = 0;
+  if (mousemask(mask, NULL) == 0) return false;
+  const char *off = tiparm(mouse_switch_format(), 0);
+  if (off != NULL) {
+    size_t length = strlen(off);
+    if (length < sizeof(mouse_off_sequence)) {
+      memcpy(mouse_off_sequence, off, length);
+      mouse_off_length = length;
+    }
+  }
+  return true;
 }
+
 
 int cn_read_mouse(int *x, int *y) {
   MEVENT event;
@@ -145,6 +173,8 @@ static void write_all(const char *bytes, size_t length) {
 static void restore_from_signal(void) {
   if (!active) return;
   active = 0;
+  // endwin turns the mouse off on its own; from a signal, these bytes must.
+  write_all(mouse_off_sequence, mouse_off_length);
   write_all(restore_sequence, restore_length);
   if (shell_mode_saved) tcsetattr(STDIN_FILENO, TCSANOW, &shell_mode);
 }
@@ -186,6 +216,7 @@ void cn_install_restore_handlers(void) {
 void cn_set_active(bool value) {
   if (value) {
     restore_length = 0;
+    mouse_off_length = 0;
     cursor_length = 0;
     append_capability(restore_sequence, sizeof(restore_sequence), &restore_length, "sgr0");
     append_capability(restore_sequence, sizeof(restore_sequence), &restore_length, "rmkx");
@@ -206,4 +237,47 @@ void cn_restore(void) {
   endwin();
   fflush(stdout);
   write_all(cursor_sequence, cursor_length);
+}
+
+// MARK: Waking the run loop on a resize
+
+// curses notes a SIGWINCH in a flag that the next wgetch turns into KEY_RESIZE;
+// a loop asleep in the run loop (not in wgetch) would not notice. The handler
+// below calls curses' handler, then writes a byte to a pipe the loop watches.
+static int resize_pipe[2] = {-1, -1};
+static struct sigaction previous_winch_action;
+
+static void on_resize_signal(int signo) {
+  int saved_errno = errno;
+  if (previous_winch_action.sa_flags & SA_SIGINFO) {
+    if (previous_winch_action.sa_sigaction != NULL) previous_winch_action.sa_sigaction(signo, NULL, NULL);
+  } else if (previous_winch_action.sa_handler != SIG_DFL && previous_winch_action.sa_handler != SIG_IGN) {
+    previous_winch_action.sa_handler(signo);
+  }
+  if (resize_pipe[1] >= 0) {
+    char byte = 1;
+    (void)!write(resize_pipe[1], &byte, 1);
+  }
+  errno = saved_errno;
+}
+
+int cn_install_resize_wakeup(void) {
+  if (resize_pipe[0] >= 0) return resize_pipe[0];
+  if (pipe2(resize_pipe, O_CLOEXEC | O_NONBLOCK) != 0) {
+    resize_pipe[0] = resize_pipe[1] = -1;
+    return -1;
+  }
+  struct sigaction action;
+  memset(&action, 0, sizeof(action));
+  sigemptyset(&action.sa_mask);
+  action.sa_handler = on_resize_signal;
+  action.sa_flags = SA_RESTART;
+  sigaction(SIGWINCH, &action, &previous_winch_action);
+  return resize_pipe[0];
+}
+
+void cn_drain_resize_wakeup(void) {
+  char buffer[64];
+  while (resize_pipe[0] >= 0 && read(resize_pipe[0], buffer, sizeof(buffer)) > 0) {
+  }
 }

@@ -49,6 +49,12 @@ public enum AppAction: Equatable, Sendable {
   case reportKeyPressed
   /// A click selects (a scenario, a leak) and focuses the pane under it; the wheel scrolls it.
   case mouseUsed(MouseEvent)
+  /// `t`: show the guided tour from its start, or hide it.
+  case tourKeyPressed
+  /// `s`: show or hide the strong and weak forms side by side.
+  case comparisonKeyPressed
+  /// `d`: show retain paths' steps through untyped memory, or fold them.
+  case detailsKeyPressed
 
   // MARK: Not keys: used by step scripts and by the model itself
 

@@ -20,4 +20,6 @@ public enum AppEffect: Equatable, Sendable {
   /// Write the current run's report as JSON to a file; the model answers with
   /// ``AppAction/reportWritten(path:error:)``.
   case writeReport
+  /// The guided tour was finished or hidden: it no longer starts by itself.
+  case rememberTourDone
 }

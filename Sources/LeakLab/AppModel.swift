@@ -50,10 +50,22 @@ public final class AppModel {
   /// the terminal layer takes it with ``takeClipboardRequests()``.
   public private(set) var clipboardRequests: [String] = []
 
+  /// A file that says the guided tour was finished or hidden; `nil`: no tour.
+  public let tourMemory: URL?
+  /// Runs `leaklab trap ID` in a process of its own and returns what it
+  /// printed as it crashed (the app shows it in the log); `nil`: not shown.
+  private let trapRunner: (@Sendable (String) -> String)?
+  /// Where the trap's child process is run from: off the main thread in the app.
+  private let runInBackground: @Sendable (@escaping @Sendable () -> Void) -> Void
+  private let liveInstances = LiveInstances()
+  /// Every run's log of work done after the close, newest last (at most ``keptRuns``).
+  private var activityLogs: [(run: Int, log: ActivityLog)] = []
+  private static let keptRuns = 50
   private let configuration: LeakDetector.Configuration
   private let explainsRetainPaths: Bool
   private let rootPathSearch: RootPathSearch
   private let inbox = EventInbox()
+  private let trapInbox = TrapInbox()
   private let explanationLog = ExplanationLog()
   private var explainedVersion = -1
   private var subscription: LeakSubscription?
@@ -70,22 +82,34 @@ public final class AppModel {
   ///   - rootPathSearch: whether and when explanations search the process's
   ///     memory for a path from a true root (see ``RootPathSearch``); off by default.
   ///   - reportDirectory: where `r` writes run reports; the current directory by default.
+  ///   - tourMemory: a file whose existence means the guided tour was finished
+  ///     or hidden; without it the tour starts by itself. `nil`: it never does.
+  ///   - trapRunner: runs `leaklab trap ID` in a child process and returns
+  ///     what it printed as it crashed; the log shows it.
+  ///   - runInBackground: runs the trap runner; by default on the app's
+  ///     background thread (tests run it at once).
   public init(
     catalogue: [Scenario] = Catalogue.all, scheduler: any Scheduler = LiveScheduler(),
     keyMap: KeyMap = .standard, configuration: LeakDetector.Configuration = .init(),
     explainsRetainPaths: Bool = true, rootPathSearch: RootPathSearch = .off,
-    reportDirectory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+    reportDirectory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath),
+    tourMemory: URL? = nil, trapRunner: (@Sendable (String) -> String)? = nil,
+    runInBackground: (@Sendable (@escaping @Sendable () -> Void) -> Void)? = nil
   ) {
+    self.runInBackground = runInBackground ?? BackgroundWork.shared.enqueue
     scenarios = catalogue
     self.reportDirectory = reportDirectory
+    self.tourMemory = tourMemory
+    self.trapRunner = trapRunner
     self.scheduler = scheduler
     self.configuration = configuration
     self.explainsRetainPaths = explainsRetainPaths
     self.rootPathSearch = rootPathSearch
     state = AppState(catalogue: catalogue.map { CatalogueEntry($0) }, keyMap: keyMap)
+    if let tourMemory, !FileManager.default.fileExists(atPath: tourMemory.path) { state.tour = .open }
     (harness, subscription) = Self.makeHarness(
       scheduler: scheduler, configuration: configuration, explainsRetainPaths: explainsRetainPaths,
-      rootPathSearch: rootPathSearch, inbox: inbox, explanations: explanationLog)
+      rootPathSearch: rootPathSearch, inbox: inbox, explanations: explanationLog, live: liveInstances)
     refresh()
   }
 
@@ -152,6 +176,17 @@ public final class AppModel {
     return true
   }
 
+  /// How long until something on screen changes with time alone: the age
+  /// of an open leak, drawn in whole seconds. `nil` when nothing does (the
+  /// terminal loop then sleeps until a key or the clock's own work wakes it).
+  public func nextTimeChange() -> Duration? {
+    let now = scheduler.now
+    return harness.detector.report.openLeaks.map { leak in
+      let age = leak.age(at: now)
+      return .seconds(age.components.seconds + 1) - age
+    }.min()
+  }
+
   /// The frame for a terminal of `size`: ``render(_:size:)`` of the state.
   /// The size is kept: it says how far the explain view can scroll.
   public func frame(for size: Size) -> Grid {
@@ -169,8 +204,10 @@ public final class AppModel {
       explanationLog.removeAll()
       (harness, subscription) = Self.makeHarness(
         scheduler: scheduler, configuration: configuration, explainsRetainPaths: explainsRetainPaths,
-        rootPathSearch: rootPathSearch, inbox: inbox, explanations: explanationLog)
+        rootPathSearch: rootPathSearch, inbox: inbox, explanations: explanationLog, live: liveInstances)
       runCount += 1
+      activityLogs.append((runCount, harness.environment.activity))
+      if activityLogs.count > Self.keptRuns { activityLogs.removeFirst() }
       harness.open(scenario, mode: mode)
     case .goBack:
       if harness.goBack() == .closed { return [.scenarioClosed] }
@@ -193,17 +230,28 @@ public final class AppModel {
       } catch {
         return [.reportWritten(path: shown, error: "\(error.localizedDescription)")]
       }
+    case .rememberTourDone:
+      rememberTourDone()
     }
     return []
+  }
+
+  /// Notes that the tour was finished or hidden, so it no longer starts by itself.
+  private func rememberTourDone() {
+    guard let tourMemory else { return }
+    try? FileManager.default.createDirectory(
+      at: tourMemory.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try? Data("The guided tour was finished or hidden; `t` in leaklab shows it again.\n".utf8)
+      .write(to: tourMemory, options: .atomic)
   }
 
   /// A fresh harness whose detector posts its events to `inbox` and explains
   /// retain paths, keeping each explanation in `explanations`.
   private static func makeHarness(
     scheduler: any Scheduler, configuration: LeakDetector.Configuration, explainsRetainPaths: Bool,
-    rootPathSearch: RootPathSearch, inbox: EventInbox, explanations: ExplanationLog
+    rootPathSearch: RootPathSearch, inbox: EventInbox, explanations: ExplanationLog, live: LiveInstances
   ) -> (ScenarioHarness, LeakSubscription) {
-    let harness = ScenarioHarness(scheduler: scheduler, configuration: configuration)
+    let harness = ScenarioHarness(scheduler: scheduler, configuration: configuration, liveInstances: live)
     let detector = harness.detector
     if explainsRetainPaths {
       harness.explainRetainPaths(rootPathSearch: rootPathSearch, observe: explanations.append)
@@ -224,7 +272,50 @@ public final class AppModel {
     let events = inbox.drain()
     state.appendToLog(LogEntry.entries(for: events))
     if let check = events.compactMap(RunCheck.init).last { state.lastCheck = check }
+    state.appendToLog(drainActivity())
+    for message in trapInbox.drain() {
+      state.appendToLog([LogEntry(time: scheduler.now, kind: .trap, text: message)])
+    }
+    state.liveCounts = liveInstances.counts()
+    if let step = state.tour {
+      state.tour = step.advanced(in: state)
+      if state.tour == nil {
+        state.notice = "Tour done: you ran a leak and its fix. t shows the tour again"
+        rememberTourDone()
+      }
+    }
     lastFingerprint = fingerprint()
+  }
+
+  /// Log lines for work done after a close, in every run kept (an older
+  /// run's lines say which run); a line about a crash starts the trap's child process.
+  private func drainActivity() -> [LogEntry] {
+    var entries: [LogEntry] = []
+    for (run, log) in activityLogs where !log.isEmpty {
+      let prefix = run == runCount ? "" : "run \(run): "
+      for entry in log.drain() {
+        switch entry.kind {
+        case .activity:
+          entries.append(LogEntry(time: scheduler.now, kind: .running, text: prefix + entry.text))
+        case .wouldTrap(let id):
+          entries.append(LogEntry(time: scheduler.now, kind: .trap, text: prefix + entry.text))
+          runTrap(id)
+        }
+      }
+    }
+    return entries
+  }
+
+  /// Runs `leaklab trap ID` off the main thread; its crash message comes back as a log line.
+  private func runTrap(_ id: String) {
+    guard let trapRunner else { return }
+    let scheduler = self.scheduler
+    let inbox = self.trapInbox
+    runInBackground {
+      let message = trapRunner(id)
+      inbox.post(message)
+      scheduler.schedule(after: .zero) {}
+    }
   }
 
   /// Each explained leak's graph, by name: its own path and the leaks it hangs off.
@@ -242,7 +333,9 @@ public final class AppModel {
     var budgetIssues: [BudgetIssue]
     var phone: ScreenSnapshot?
     var hasNewEvents: Bool
-    var openLeakSecond: Int64?
+    var liveCounts: [String: Int]
+    /// The open leaks' ages in whole seconds, as the overlay draws them.
+    var openLeakAges: [Int64]
     /// Still checking (the code pane's lint line waits for the verdict).
     var isChecking: Bool
   }
@@ -251,8 +344,9 @@ public final class AppModel {
     let report = harness.detector.report
     return Fingerprint(
       leaks: report.leaks, budgetIssues: report.budgetIssues, phone: harness.window.snapshot(),
-      hasNewEvents: !inbox.isEmpty,
-      openLeakSecond: report.openLeaks.isEmpty ? nil : report.time.components.seconds,
+      hasNewEvents: !inbox.isEmpty || !trapInbox.isEmpty || activityLogs.contains { !$0.log.isEmpty },
+      liveCounts: liveInstances.counts(),
+      openLeakAges: report.openLeaks.map { $0.age(at: report.time).components.seconds },
       isChecking: report.pendingExpectations > 0)
   }
 }

@@ -26,6 +26,7 @@ extension AppReducer {
   /// The focusable pane whose box holds `point`.
   static func pane(at point: Point, in layout: AppLayout) -> FocusPane? {
     if layout.catalogue.contains(point) { return .catalogue }
+    if layout.about.contains(point) { return .about }
     if layout.code.contains(point) { return .code }
     if let overlay = layout.overlay, overlay.contains(point) { return .detector }
     if layout.log.contains(point) { return .log }
@@ -55,7 +56,7 @@ extension AppReducer {
       guard let index = details.leakRows.firstIndex(where: { $0.contains(row) }) else { return }
       state.selectedLeakIndex = index
       state.scroll[.detector] = metrics.position
-    case .code, .log:
+    case .about, .code, .log:
       break
     }
   }

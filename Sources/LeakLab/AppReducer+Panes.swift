@@ -1,3 +1,5 @@
+import TextGrid
+
 /// Focus, moving and scrolling: what ↑↓, Tab and the page keys do to the focused pane.
 extension AppReducer {
   /// ↑↓: the catalogue's selection, the detector's leak cursor, or a line of scroll.
@@ -10,7 +12,7 @@ extension AppReducer {
       guard count > 0 else { return scroll(&state, offset < 0 ? .lineUp : .lineDown) }
       state.selectedLeakIndex = max(0, min(count - 1, state.selectedLeakIndex + offset))
       state.scroll[.detector] = nil
-    case .code, .log:
+    case .about, .code, .log:
       scroll(&state, offset < 0 ? .lineUp : .lineDown)
     }
   }
@@ -31,6 +33,21 @@ extension AppReducer {
       }
       return
     }
+    if state.focus == .detector, !state.report.leaks.isEmpty {
+      // g/G take the leak cursor to the first or last leak (the pane follows it).
+      switch step {
+      case .top:
+        state.selectedLeakIndex = 0
+        state.scroll[.detector] = nil
+        return
+      case .bottom:
+        state.selectedLeakIndex = state.report.leaks.count - 1
+        state.scroll[.detector] = nil
+        return
+      default:
+        break
+      }
+    }
     scroll(&state, pane: state.focus, step)
   }
 
@@ -42,6 +59,25 @@ extension AppReducer {
       state.scroll[.log] = nil
     } else {
       state.scroll[pane] = position
+    }
+    if pane == .detector { keepLeakCursorInView(&state, at: position, viewport: metrics.viewport) }
+  }
+
+  /// After the detector scrolled, its leak cursor moves to a leak in view, so
+  /// that `e` and `y` never act on a leak the user cannot see.
+  private static func keepLeakCursorInView(
+    _ state: inout AppState, at position: ScrollPosition, viewport: Size
+  ) {
+    let rows = OverlayView.detailContent(state, width: viewport.width).leakRows
+    guard !rows.isEmpty else { return }
+    let shown = position.y..<(position.y + viewport.height)
+    if rows.indices.contains(state.selectedLeakIndex), rows[state.selectedLeakIndex].overlaps(shown) {
+      return
+    }
+    if let first = rows.firstIndex(where: { $0.overlaps(shown) }) {
+      state.selectedLeakIndex = first
+    } else {
+      state.selectedLeakIndex = shown.lowerBound >= (rows.last?.upperBound ?? 0) ? rows.count - 1 : 0
     }
   }
 
@@ -66,11 +102,13 @@ extension AppReducer {
     select(&state, visible[max(0, min(visible.count - 1, row + offset))])
   }
 
-  /// Selects catalogue row `index`; the code pane shows its marked line again.
+  /// Selects catalogue row `index`; the code pane shows its marked line
+  /// again, the notes their top.
   static func select(_ state: inout AppState, _ index: Int) {
     guard index != state.selectedIndex else { return }
     state.selectedIndex = index
     state.scroll[.code] = nil
+    state.scroll[.about] = nil
   }
 
   /// How many catalogue rows a page holds.

@@ -18,7 +18,8 @@ import Scenarios
 /// - With the help overlay shown, a key other than `?`, Esc or `q` only closes it.
 /// - While the filter is typed (`/`), keys are text; Enter keeps it, Esc clears it.
 /// - In the explain view, ↑↓ and the page keys scroll, Tab picks the leak, `y`
-///   copies; Esc or `e` close it; other keys (but `q`, `?` and `o`) only close it.
+///   copies, `d` shows or folds untyped memory; Esc or `e` close it; other
+///   keys (but `q`, `?`, `o` and `r`) only close it.
 public enum AppReducer {
   /// Applies `action` to `state`; returns the effects to perform, in order.
   public static func reduce(_ state: inout AppState, _ action: AppAction) -> [AppEffect] {
@@ -30,6 +31,9 @@ public enum AppReducer {
     if case .filterTyped(let key) = action {
       editFilter(&state, key)
       return []
+    }
+    if state.isComparisonVisible, let effects = reduceInComparison(&state, action) {
+      return effects
     }
     if state.explainedLeakIndex != nil, let effects = reduceInExplainView(&state, action) {
       return effects
@@ -76,6 +80,24 @@ public enum AppReducer {
       return [.writeReport]
     case .mouseUsed(let event):
       return useMouse(&state, event)
+    case .tourKeyPressed:
+      guard state.tour == nil else {
+        state.tour = nil
+        state.notice = "Tour hidden: t shows it again"
+        return [.rememberTourDone]
+      }
+      state.tour = .open
+      state.tour = TourStep.open.advanced(in: state)
+    case .comparisonKeyPressed:
+      guard state.shownEntry != nil else { return [] }
+      state.isComparisonVisible = true
+      state.comparisonScroll = .top
+    case .detailsKeyPressed:
+      state.showsMemoryDetails.toggle()
+      state.notice =
+        state.showsMemoryDetails
+        ? "Retain paths show every step through untyped memory (d folds them)"
+        : "Steps through untyped memory are folded (d shows them)"
     case .scenarioSelected(let id):
       if state.openScenario == nil, let index = state.catalogue.firstIndex(where: { $0.id == id }) {
         select(&state, index)
@@ -125,7 +147,7 @@ public enum AppReducer {
       }
     case .closeKeyPressed, .explainKeyPressed:
       state.explainedLeakIndex = nil
-    case .quitKeyPressed, .helpKeyPressed, .overlayKeyPressed, .reportKeyPressed:
+    case .quitKeyPressed, .helpKeyPressed, .overlayKeyPressed, .reportKeyPressed, .detailsKeyPressed:
       return nil
     default:
       guard action.isKeyPress else {
@@ -133,6 +155,28 @@ public enum AppReducer {
         return nil
       }
       state.explainedLeakIndex = nil
+    }
+    return []
+  }
+
+  /// In the side-by-side view the scroll keys scroll it, `w` switches the
+  /// selected form, Esc or `s` close it; `q`, `?` pass; other keys close it.
+  private static func reduceInComparison(_ state: inout AppState, _ action: AppAction) -> [AppEffect]? {
+    let metrics = PaneMetrics.comparison(in: state)
+    switch action {
+    case .moveUpPressed: state.comparisonScroll = metrics.moved(by: .lineUp)
+    case .moveDownPressed: state.comparisonScroll = metrics.moved(by: .lineDown)
+    case .scrollKeyPressed(let step): state.comparisonScroll = metrics.moved(by: step)
+    case .mouseUsed(let event) where event.kind == .wheelUp:
+      state.comparisonScroll = metrics.moved(by: .wheelUp)
+    case .mouseUsed(let event) where event.kind == .wheelDown:
+      state.comparisonScroll = metrics.moved(by: .wheelDown)
+    case .captureToggled: return nil
+    case .closeKeyPressed, .comparisonKeyPressed: state.isComparisonVisible = false
+    case .quitKeyPressed, .helpKeyPressed: return nil
+    default:
+      guard action.isKeyPress else { return nil }
+      state.isComparisonVisible = false
     }
     return []
   }
@@ -177,6 +221,7 @@ public enum AppReducer {
     state.openScenario = OpenScenario(id: entry.id, mode: entry.mode)
     state.lastRun = state.openScenario
     state.lastCheck = nil
+    state.tappedActions = []
     state.selectedLeakIndex = 0
     state.scroll[.detector] = nil
     state.log(.opened, "\(entry.title) (\(entry.mode.rawValue))")
@@ -217,6 +262,7 @@ public enum AppReducer {
       return []
     }
     state.log(.action, entry.actions[index].title)
+    state.tappedActions.insert(index)
     return [.runAction(index: index)]
   }
 

@@ -73,6 +73,20 @@ public struct AppState: Equatable, Sendable {
   public var isQuitRequested: Bool
   /// The key bindings: the status bar and the help overlay are drawn from them.
   public var keyMap: KeyMap
+  /// The current run's actions tapped so far (from zero): whether the marked line ran.
+  public var tappedActions: Set<Int>
+  /// How many objects of each type closed screens handed to the detector, in
+  /// any run, are still alive (leaks piling up across runs).
+  public var liveCounts: [String: Int]
+  /// Whether retain paths show every step through memory without type
+  /// information (`malloc block`, `word 5`), or fold them (`d` toggles).
+  public var showsMemoryDetails: Bool
+  /// Whether the side-by-side view of the strong and weak forms is shown (`s`).
+  public var isComparisonVisible: Bool
+  /// Where the side-by-side view is scrolled to.
+  public var comparisonScroll: ScrollPosition
+  /// The guided tour's step, when it is shown.
+  public var tour: TourStep?
 
   /// How many log entries are kept.
   public static let logLimit = 200
@@ -104,6 +118,12 @@ public struct AppState: Equatable, Sendable {
     now = .zero
     isQuitRequested = false
     self.keyMap = keyMap
+    tappedActions = []
+    liveCounts = [:]
+    showsMemoryDetails = false
+    isComparisonVisible = false
+    comparisonScroll = .top
+    tour = nil
   }
 
   /// The selected catalogue row, if the catalogue is not empty.
@@ -127,6 +147,24 @@ public struct AppState: Equatable, Sendable {
     openScenario == nil && lastRun != nil && lastRun?.id != selectedEntry?.id
   }
 
+  /// Whether the explain view speaks of the selection, which has not run,
+  /// instead of the last run's leaks: `e` outside the detector with another
+  /// scenario selected. From the detector, `e` explains the leak under its cursor.
+  public var explainsUnrunSelection: Bool {
+    isSelectionAnotherScenario && focus != .detector
+  }
+
+  /// Why a leaky run came back clean when its marked line never ran: `tap 1
+  /// Load feed before closing to run the leaky line`; `nil` otherwise.
+  public var markedLineHint: String? {
+    guard openScenario == nil, let run = lastRun, run.mode == .strong, let entry = lastRunEntry,
+      entry.detectorBlindSpot == nil, let action = entry.markedLineAction,
+      entry.actions.indices.contains(action), !tappedActions.contains(action), report.leaks.isEmpty,
+      lastCheck != nil
+    else { return nil }
+    return "tap \(action + 1) \(entry.actions[action].title) before closing to run the leaky line"
+  }
+
   /// The catalogue rows the filter lets through, in order.
   public var visibleCatalogueIndices: [Int] {
     guard !filter.isEmpty else { return Array(catalogue.indices) }
@@ -139,6 +177,7 @@ public struct AppState: Equatable, Sendable {
   /// Which keys mean something now: picks the status bar's hints.
   public var keyContext: KeyContext {
     if isHelpVisible { return .help }
+    if isComparisonVisible { return .comparison }
     if isEditingFilter { return .filtering }
     if explainedLeakIndex != nil { return .explain }
     if phone?.alert != nil { return .alert }

@@ -24,6 +24,12 @@ public struct CatalogueEntry: Equatable, Sendable, Identifiable {
   public var fix: String
   /// The code shown, both forms.
   public var code: CodeExcerpt
+  /// The action whose tap runs the marked line (from zero); `nil`: opening runs it.
+  public var markedLineAction: Int?
+  /// What goes wrong in the leaky form that no leak detector reports, if that is the lesson.
+  public var detectorBlindSpot: String?
+  /// What differs in a real app (a global root the scenario injects).
+  public var inARealApp: String?
   /// The form the next open runs: strong (leaky) or weak (fixed).
   public var mode: ScenarioMode
 
@@ -36,6 +42,9 @@ public struct CatalogueEntry: Equatable, Sendable, Identifiable {
     whyItLeaks = scenario.whyItLeaks
     fix = scenario.fix
     code = scenario.code
+    markedLineAction = scenario.markedLineAction
+    detectorBlindSpot = scenario.detectorBlindSpot
+    inARealApp = scenario.inARealApp
     self.mode = mode
   }
 

@@ -30,6 +30,9 @@ enum CatalogueListView {
     for (row, index) in visible[first...].enumerated() where row < inner.height {
       drawRow(state, index: index, y: inner.minY + row, in: inner, on: &grid)
     }
+    ScrollView.drawMarks(
+      content: Size(width: inner.width, height: visible.count), viewport: inner.size,
+      at: ScrollPosition(y: first), box: area, on: &grid)
   }
 
   /// `Scenarios`, with the filter while one is set or typed: `Scenarios · /timer▏`.

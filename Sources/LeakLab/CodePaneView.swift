@@ -59,7 +59,7 @@ enum CodePaneView {
   }
 
   /// The lint's finding beside the live verdict, for catalogue scenarios: one
-  /// row, or two split at the dash when one is too narrow.
+  /// row, or split at the dash and word-wrapped when one is too narrow.
   static func lintStatus(
     _ state: AppState, entry: CatalogueEntry, mode: ScenarioMode, width: Int, height: Int
   )
@@ -73,8 +73,12 @@ enum CodePaneView {
       case nil: .muted
       }
     let text = lint.status(in: state)
-    guard text.count > width, height >= 6 else { return [(text, style)] }
-    return text.components(separatedBy: " — ").enumerated().map { ($0 == 0 ? $1 : "— " + $1, style) }
+    guard text.displayWidth > width, height >= 6 else { return [(text, style)] }
+    // Split at the dash, each part word-wrapped: never cut (at most a third of the pane).
+    let lines = text.components(separatedBy: " — ").enumerated().flatMap { index, part in
+      TextWrapping.words(index == 0 ? part : "— " + part, width: width, cutsLongWords: false)
+    }
+    return lines.prefix(max(2, height / 3)).map { ($0, style) }
   }
 
   /// The user's scroll position, or the one that shows the marked lines.
@@ -105,7 +109,10 @@ enum CodePaneView {
     let other = entry.code.lines.filter { $0.role.rawValue == mode.toggled.rawValue }
     if !other.isEmpty {
       lines.append(("", .plain))
-      lines.append(("○ \(mode.toggled.rawValue) form (w switches):", .muted))
+      let heading = "○ \(mode.toggled.rawValue) form (w switches, s compares):"
+      lines += TextWrapping.words(heading, width: width, restWidth: max(1, width - 2)).enumerated().map {
+        (($0.offset == 0 ? "" : "  ") + $0.element, .muted)
+      }
       for line in other {
         for (index, part) in wrap(line.text.trimmingLeadingSpaces, width: width - 2).enumerated() {
           lines.append(((index == 0 ? "○ " : "  ") + part, .muted))
@@ -117,8 +124,9 @@ enum CodePaneView {
   }
 
   /// A code line broken to `width` columns: at spaces, else after `(`, `,`,
-  /// `.` or `:` inside a long token, else anywhere. Continuations keep the
-  /// line's indent plus two (at most a third of the width).
+  /// `.` or `:` inside a long token, else (an identifier wider than a line)
+  /// anywhere. Continuations keep the line's indent plus two (at most a third
+  /// of the width), less when an identifier would not fit otherwise.
   static func wrap(_ text: String, width: Int) -> [String] {
     guard width > 0, text.displayWidth > width else { return [text] }
     let indent = String(text.prefix { $0 == " " })
@@ -127,7 +135,13 @@ enum CodePaneView {
     var current = indent
     var rest = Substring(text.dropFirst(indent.count))
     while !rest.isEmpty {
-      let room = width - current.displayWidth
+      var room = width - current.displayWidth
+      let unbreakable = firstUnbreakableWidth(of: rest)
+      if unbreakable > room, current.allSatisfy({ $0 == " " }) {
+        // An identifier is never cut while it fits on a line: indent less.
+        current = String(repeating: " ", count: max(0, min(current.count, width - unbreakable)))
+        room = width - current.displayWidth
+      }
       if rest.displayWidth <= room {
         current += rest
         break
@@ -146,6 +160,18 @@ enum CodePaneView {
     }
     if current.contains(where: { $0 != " " }) { lines.append(current) }
     return lines
+  }
+
+  /// The width of `text`'s first part that cannot be broken: up to its first
+  /// space, or through its first `(`, `,`, `.` or `:`.
+  private static func firstUnbreakableWidth(of text: Substring) -> Int {
+    var width = 0
+    for character in text {
+      if character == " " { break }
+      width += character.displayWidth
+      if "(,.:".contains(character) { break }
+    }
+    return width
   }
 
   /// Where to end a line that can hold `room` columns of `text`: after the

@@ -24,3 +24,24 @@ final class EventInbox: Sendable {
     }
   }
 }
+
+/// What `leaklab trap` printed in its child process, waiting for the log.
+final class TrapInbox: Sendable {
+  private let messages = Mutex<[String]>([])
+
+  /// Adds a message; called from the background thread that ran the child.
+  func post(_ message: String) {
+    messages.withLock { $0.append(message) }
+  }
+
+  /// Whether messages are waiting.
+  var isEmpty: Bool { messages.withLock { $0.isEmpty } }
+
+  /// Takes every waiting message, oldest first.
+  func drain() -> [String] {
+    messages.withLock { messages in
+      defer { messages.removeAll() }
+      return messages
+    }
+  }
+}

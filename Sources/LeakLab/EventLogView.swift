@@ -69,6 +69,8 @@ enum EventLogView {
     case .detected: .alert
     case .resolved: .success
     case .budget: .warning
+    case .running: .warning
+    case .trap: .alert
     }
   }
 }

@@ -34,6 +34,8 @@ struct ExplainContent {
   /// The catalogue's notes on the scenario that leaked it.
   var fix: String?
   var whyItLeaks: String?
+  /// What differs in a real app (a global root the scenario injects).
+  var inARealApp: String? = nil
 
   /// Below this width the notes go above the drawing instead of beside it.
   static let sideBySideWidth = 100
@@ -56,10 +58,17 @@ struct ExplainContent {
       row.draw(notes, at: Point(x: min(width - side, drawing.width + 4), y: 0))
       blocks.append(row)
     } else {
+      // Narrow: the fix first, then the drawing, then why it leaks.
       blocks.append(stacked(notesLines(width: width, withWhy: false)))
       if let graph, let whole {
         blocks.append(whole)
         blocks.append(graph.legend(width: width))
+      }
+      if let whyItLeaks {
+        blocks.append(stacked(TextWrapping.words(whyItLeaks, width: width).map { ($0, Style.muted) }))
+      }
+      if let inARealApp {
+        blocks.append(stacked(TextWrapping.words(inARealApp, width: width).map { ($0, Style.plain) }))
       }
     }
     if graph == nil {
@@ -83,14 +92,15 @@ struct ExplainContent {
     let status =
       OverlayView.status(of: leak, at: now) + " · closed at \(TimeFormat.tenths(leak.expectedAt))"
       + ", detected at \(TimeFormat.tenths(leak.detectedAt))"
-    return stacked([
-      ("\(number) of \(count): \(leak.name)".truncated(toWidth: width), .title),
-      (status.truncated(toWidth: width), leak.isOpen ? .alert : .success),
-    ])
+    let statusStyle: Style = leak.isOpen ? .alert : .success
+    return stacked(
+      [("\(number) of \(count): \(leak.name)".truncated(toWidth: width), .title)]
+        + (status.displayWidth <= width
+        ? [status] : TextWrapping.words(status, width: width, cutsLongWords: false)).map { ($0, statusStyle) }
+    )
   }
 
-  /// The fix, and why it leaks when there is room beside the drawing (the
-  /// notes pane shows it too).
+  /// The fix, and (`withWhy`) why it leaks under it.
   private func notesLines(width: Int, withWhy: Bool) -> [(String, Style)] {
     var lines: [(String, Style)] = []
     if let fix {
@@ -99,6 +109,10 @@ struct ExplainContent {
     if let whyItLeaks, withWhy {
       lines.append(Self.blank)
       lines += TextWrapping.words(whyItLeaks, width: width).map { ($0, Style.muted) }
+    }
+    if let inARealApp, withWhy {
+      lines.append(Self.blank)
+      lines += TextWrapping.words(inARealApp, width: width).map { ($0, Style.plain) }
     }
     return lines
   }

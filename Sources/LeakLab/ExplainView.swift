@@ -45,9 +45,14 @@ enum ExplainView {
 
   /// The box fills `area` when its content needs the room, else it is as tall as the content.
   static func frame(_ state: AppState, in area: Rect) -> Frame {
+    frame(for: { width, room in content(state, width: width, room: room).height }, in: area)
+  }
+
+  /// The frame of a view whose content is `contentHeight(width, room)` rows tall.
+  static func frame(for contentHeight: (_ width: Int, _ room: Int) -> Int, in area: Rect) -> Frame {
     let width = min(area.width, 200)
-    let contentHeight = content(state, width: max(1, width - 4), room: max(1, area.height - 4)).height
-    let box = area.centered(Size(width: width, height: min(area.height, contentHeight + 4)))
+    let height = contentHeight(max(1, width - 4), max(1, area.height - 4))
+    let box = area.centered(Size(width: width, height: min(area.height, height + 4)))
     let inner = box.inset(by: 1).inset(left: 1, right: 1)
     let (footer, rest) = inner.divided(atDistance: min(1, inner.height), from: .bottom)
     // A blank row between the content and the keys, when there is room.
@@ -67,7 +72,7 @@ enum ExplainView {
   /// The keys line: `Tab other leak · ↑↓ PgUp PgDn scroll · y copies the path · Esc or e closes`.
   static func footer(_ state: AppState) -> String {
     var parts: [String] = []
-    if state.report.leaks.count > 1, !state.isSelectionAnotherScenario { parts.append("Tab other leak") }
+    if state.report.leaks.count > 1, !state.explainsUnrunSelection { parts.append("Tab other leak") }
     parts.append("↑↓ PgUp PgDn scroll")
     if state.explainedLeakIndex.map(state.report.leaks.indices.contains) == true {
       parts.append("y copies the path")
@@ -80,7 +85,7 @@ enum ExplainView {
   /// screen, which decides whether a cycle can be drawn in one row.
   static func content(_ state: AppState, width: Int, room: Int) -> Grid {
     let report = state.report
-    if state.isSelectionAnotherScenario, let selected = state.selectedEntry, let run = state.lastRunEntry {
+    if state.explainsUnrunSelection, let selected = state.selectedEntry, let run = state.lastRunEntry {
       return Grid(
         lines: wrapped(
           [
@@ -90,24 +95,24 @@ enum ExplainView {
           ], width: width))
     }
     guard let index = state.explainedLeakIndex, report.leaks.indices.contains(index) else {
-      let run = state.lastRunEntry.map { " (\($0.title))" } ?? ""
-      return Grid(
-        lines: wrapped(
-          [
-            ("Nothing has leaked in this run\(run).", .title),
-            ("Open a scenario in strong form, tap its actions and close it (Esc).", .plain),
-          ], width: width))
+      return FreedContent(state: state).grid(width: width, height: room)
     }
-    let leak = report.leaks[index]
+    var leak = report.leaks[index]
     let entry = state.lastRunEntry
+    var graph = state.retainGraphs[leak.name]
+    if !state.showsMemoryDetails {
+      graph = graph.map(MemoryDetailFolding.fold)
+      leak.retainPath = leak.retainPath.map(MemoryDetailFolding.fold)
+    }
     return ExplainContent(
-      leak: leak, number: index + 1, count: report.leaks.count, now: report.time,
-      graph: state.retainGraphs[leak.name], fix: entry?.fix, whyItLeaks: entry?.whyItLeaks
+      leak: leak, number: index + 1, count: report.leaks.count, now: report.time, graph: graph,
+      fix: entry?.fix,
+      whyItLeaks: entry?.whyItLeaks, inARealApp: entry?.inARealApp
     ).grid(width: width, height: room)
   }
 
   /// Each line word-wrapped to `width`; lines that fit stay as they are.
-  private static func wrapped(_ lines: [(String, Style)], width: Int) -> [(String, Style)] {
+  static func wrapped(_ lines: [(String, Style)], width: Int) -> [(String, Style)] {
     lines.flatMap { line in
       line.0.displayWidth <= width ? [line] : TextWrapping.words(line.0, width: width).map { ($0, line.1) }
     }

@@ -7,11 +7,13 @@
 ///
 /// ```swift
 /// var focus = FocusPane.catalogue
-/// focus = focus.next  // .code
+/// focus = focus.next  // .about
 /// ```
 public enum FocusPane: String, CaseIterable, Hashable, Sendable {
   /// The scenario list: ↑↓ move the selection.
   case catalogue
+  /// The notes on the scenario (pattern, fix, why it leaks, actions): scrolls.
+  case about
   /// The scenario's code: scrolls (by default it shows the marked line).
   case code
   /// The detector overlay: ↑↓ pick a leak, `y` copies its retain path.
@@ -35,6 +37,7 @@ public enum FocusPane: String, CaseIterable, Hashable, Sendable {
   public var title: String {
     switch self {
     case .catalogue: "Scenarios"
+    case .about: "About"
     case .code: "Code"
     case .detector: "Detector"
     case .log: "Log"

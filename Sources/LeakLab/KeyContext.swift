@@ -15,4 +15,6 @@ public enum KeyContext: String, CaseIterable, Hashable, Sendable {
   case pane
   /// Keys are typing the catalogue filter (`/`).
   case filtering
+  /// The side-by-side view of the strong and weak forms is shown (`s`).
+  case comparison
 }

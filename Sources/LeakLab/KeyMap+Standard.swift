@@ -16,8 +16,8 @@ extension KeyMap {
       label: "↑↓ k j",
       help:
         "Move: the selection in the catalogue, the leak cursor in the detector, else scroll the focused pane",
-      hint: "select", shownIn: [.pane, .explain, .filtering],
-      hintOverrides: [.pane: "move", .explain: "scroll"]),
+      hint: "select", shownIn: [.pane, .explain, .filtering, .comparison],
+      hintOverrides: [.pane: "move", .explain: "scroll", .comparison: "scroll"]),
     KeyBinding(
       [(.tab, .focusNextPressed), (.backTab, .focusPreviousPressed)], label: "Tab Shift-Tab",
       help: "Move the focus to the next or previous pane (in the explain view: the next or previous leak)",
@@ -45,7 +45,7 @@ extension KeyMap {
       [.escape, .backspace], .closeKeyPressed,
       help:
         "Close the alert or screen on top (closing the screen starts the leak check), a view, or the filter",
-      hint: "close", shownIn: [.scenario, .alert, .help, .explain, .filtering],
+      hint: "close", shownIn: [.scenario, .alert, .help, .explain, .filtering, .comparison],
       hintOverrides: [.filtering: "clear filter"]),
     KeyBinding(
       [.character("/")], .filterKeyPressed,
@@ -54,7 +54,7 @@ extension KeyMap {
     KeyBinding(
       [.character("w")], .captureToggled,
       help: "Switch the selected scenario between strong (leaky) and weak (fixed)",
-      hint: "strong/weak", shownIn: [.browsing]),
+      hint: "strong/weak", shownIn: [.browsing, .comparison]),
     KeyBinding(
       (1...9).map { (Key.character(Character(String($0))), AppAction.actionKeyPressed($0)) },
       label: "1–9",
@@ -76,6 +76,20 @@ extension KeyMap {
         "Copy the selected leak's retain path to the clipboard (OSC 52: the terminal keeps it; in tmux, with set-clipboard on)",
       hint: "copy", shownIn: [.pane, .explain]),
     KeyBinding(
+      [.character("s")], .comparisonKeyPressed,
+      help: "Show the strong and weak forms side by side: the lines the fix changes, in two columns",
+      shownIn: []),
+    KeyBinding(
+      [.character("d")], .detailsKeyPressed,
+      help:
+        "Show or fold the steps of a retain path through memory without type information (malloc blocks, words)",
+      shownIn: []),
+    KeyBinding(
+      [.character("t")], .tourKeyPressed,
+      help:
+        "Show the guided tour from its start, or hide it (once finished or hidden, it no longer starts by itself)",
+      shownIn: []),
+    KeyBinding(
       [.character("r")], .reportKeyPressed,
       help:
         "Write this run's report (label, leaks, retain paths, log) as JSON; the status bar shows the file",
@@ -87,7 +101,12 @@ extension KeyMap {
       ], .mouseUsed(MouseEvent(.press, at: .zero)), label: "Click Wheel",
       help: "Click: focus a pane, select a scenario or a leak; the wheel scrolls the pane under the pointer",
       shownIn: []),
-    KeyBinding([.character("?")], .helpKeyPressed, help: "Show or hide this help", hint: "help"),
-    KeyBinding([.character("q"), .control("c")], .quitKeyPressed, help: "Quit", hint: "quit"),
+    // While the filter is typed, `?` and `q` are text: their hints would mislead.
+    KeyBinding(
+      [.character("?")], .helpKeyPressed, help: "Show or hide this help", hint: "help",
+      shownIn: Set(KeyContext.allCases).subtracting([.filtering])),
+    KeyBinding(
+      [.character("q"), .control("c")], .quitKeyPressed, help: "Quit", hint: "quit",
+      shownIn: Set(KeyContext.allCases).subtracting([.filtering])),
   ])
 }

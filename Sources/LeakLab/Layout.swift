@@ -20,18 +20,27 @@ struct AppLayout {
   var overlay: Rect?
   var log: Rect
   var statusBar: Rect
-  /// Everything but the status bar: where the help and explain views are centred.
+  /// The guided tour's line above the status bar, while the tour is shown.
+  var tour: Rect?
+  /// Everything but the status bar (and the tour): where the help and explain views are centred.
   var body: Rect
 
   init(size: Size, state: AppState) {
-    let (statusBar, body) = Rect(size: size).divided(atDistance: 1, from: .bottom)
+    let barHeight = StatusBarView.height(state, width: size.width)
+    let (statusBar, screen) = Rect(size: size).divided(atDistance: barHeight, from: .bottom)
     self.statusBar = statusBar
+    let tourHeight = TourView.height(state, width: size.width)
+    let (tour, body) = screen.divided(atDistance: tourHeight, from: .bottom)
+    self.tour = tourHeight > 0 ? tour : nil
     self.body = body
     // The list takes the width its longest title needs when the right side
     // keeps room for the phone and a readable code pane (56 columns).
     let leftWidth = max(24, min(CatalogueListView.neededWidth(state), size.width - 56))
     let (left, right) = body.divided(atDistance: leftWidth, from: .left)
-    let listHeight = min(left.height, max(5, state.catalogue.count + 2))
+    // The notes below keep at least 10 rows (two fifths when taller): the
+    // list scrolls with its selection, the notes scroll too.
+    let notesMinimum = max(10, left.height * 2 / 5)
+    let listHeight = min(left.height, state.catalogue.count + 2, max(5, left.height - notesMinimum))
     (catalogue, about) = left.divided(atDistance: listHeight, from: .top)
     let topHeight = max(12, body.height * 11 / 20)
     let (top, bottom) = right.divided(atDistance: topHeight, from: .top)

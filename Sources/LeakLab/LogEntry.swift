@@ -22,6 +22,10 @@ public struct LogEntry: Equatable, Sendable {
     case resolved
     /// A budget was exceeded or is back within bounds.
     case budget
+    /// Work went on after its screen closed: a leaked timer ticked, a task polled.
+    case running
+    /// Work would have crashed the app here (an `unowned` reference to a freed object).
+    case trap
   }
 
   /// When it happened, relative to the app's start.

@@ -72,8 +72,11 @@ enum OverlayView {
     let report = state.report
     guard !report.leaks.isEmpty || !report.budgetIssues.isEmpty else {
       let style: Style = state.lastCheck?.allDeallocated == true ? .success : .muted
-      return Details(
-        lines: TextWrapping.words(cleanStatus(state), width: width).map { ($0, style) }, leakRows: [])
+      var lines = TextWrapping.words(cleanStatus(state), width: width).map { ($0, style) }
+      if let warning = cleanRunWarning(state) {
+        lines += TextWrapping.words(warning, width: width).map { ($0, Style.warning) }
+      }
+      return Details(lines: lines + accumulation(state, width: width), leakRows: [])
     }
     let nameWidth = report.leaks.map(\.name.count).max() ?? 0
     var lines: [(String, Style)] = []
@@ -84,8 +87,14 @@ enum OverlayView {
       if state.focus == .detector, index == state.selectedLeakIndex { style = .selected }
       let folded = leak.folded.isEmpty ? "" : "  (+\(leak.folded.count) inside)"
       let heading = leak.name.padded(toWidth: nameWidth) + "  " + status(of: leak, at: report.time) + folded
-      lines.append((heading.truncated(toWidth: width), style))
-      if let path = leak.retainPath {
+      if heading.displayWidth <= width {
+        lines.append((heading, style))
+      } else {
+        lines += TextWrapping.words(heading, width: width, restWidth: max(1, width - 2)).enumerated().map {
+          ($0.offset == 0 ? $0.element : "  " + $0.element, style)
+        }
+      }
+      if let path = leak.retainPath.map({ state.showsMemoryDetails ? $0 : MemoryDetailFolding.fold($0) }) {
         lines += RetainPathLines.wrap(path, width: width, firstPrefix: "  ↳ ", stepPrefix: "      → ")
           .map { ($0, leak.isOpen ? .plain : .muted) }
       }
@@ -94,7 +103,26 @@ enum OverlayView {
     for issue in report.budgetIssues {
       lines.append((issue.label + "  over budget", .warning))
     }
-    return Details(lines: lines, leakRows: leakRows)
+    return Details(lines: lines + accumulation(state, width: width), leakRows: leakRows)
+  }
+
+  /// What a clean run should not be read as: a leaky form whose marked line
+  /// never ran, or one whose mistake no detector sees.
+  static func cleanRunWarning(_ state: AppState) -> String? {
+    if let hint = state.markedLineHint { return "Clean because the leaky line never ran: \(hint)." }
+    guard state.lastCheck != nil, state.openScenario == nil, state.lastRun?.mode == .strong,
+      let blindSpot = state.lastRunEntry?.detectorBlindSpot
+    else { return nil }
+    return "Clean, yet this form is wrong: \(blindSpot)."
+  }
+
+  /// The leaks piling up across runs: `CartScreen alive: 20`, for each type
+  /// with more than one instance alive.
+  static func accumulation(_ state: AppState, width: Int) -> [(String, Style)] {
+    let piling = state.liveCounts.filter { $0.value > 1 }.sorted { ($0.value, $1.key) > ($1.value, $0.key) }
+    guard !piling.isEmpty else { return [] }
+    let text = "Across runs: " + piling.map { "\($0.key) alive: \($0.value)" }.joined(separator: ", ")
+    return TextWrapping.list(text, separator: ", ", width: width).map { ($0, .warning) }
   }
 
   /// What a run without leaks has been through: waiting, checked, or not closed yet.

@@ -15,6 +15,15 @@ struct PaneMetrics: Equatable {
     switch pane {
     case .catalogue:
       return nil
+    case .about:
+      let inner = layout.about.inset(by: 1)
+      guard layout.about.height >= 3, inner.width > 0, inner.height > 0, let entry = state.shownEntry else {
+        return nil
+      }
+      let content = Grid(lines: ScenarioNotesView.lines(entry, width: inner.width)).size
+      return PaneMetrics(
+        content: content, viewport: inner.size,
+        position: (state.scroll[.about] ?? .top).clamped(content: content, viewport: inner.size))
     case .code:
       let inner = layout.code.inset(by: 1)
       guard inner.width > 2, inner.height > 0 else { return nil }
@@ -56,6 +65,17 @@ struct PaneMetrics: Equatable {
     return PaneMetrics(
       content: content, viewport: frame.viewport.size,
       position: state.explainScroll.clamped(content: content, viewport: frame.viewport.size))
+  }
+
+  /// The side-by-side view's metrics.
+  static func comparison(in state: AppState) -> PaneMetrics {
+    let layout = AppLayout(size: state.screenSize, state: state)
+    let frame = ExplainView.frame(
+      for: { width, _ in ComparisonView.content(state, width: width).height }, in: layout.body)
+    let content = ComparisonView.content(state, width: frame.viewport.width).size
+    return PaneMetrics(
+      content: content, viewport: frame.viewport.size,
+      position: state.comparisonScroll.clamped(content: content, viewport: frame.viewport.size))
   }
 
   /// Where `step` takes the pane.

@@ -23,8 +23,12 @@ public func render(_ state: AppState, size: Size) -> Grid {
   }
   EventLogView.draw(state, in: layout.log, on: &grid)
   StatusBarView.draw(state, in: layout.statusBar, on: &grid)
+  if let tour = layout.tour { TourView.draw(state, in: tour, on: &grid) }
   if state.explainedLeakIndex != nil {
     ExplainView.draw(state, in: layout.body, on: &grid)
+  }
+  if state.isComparisonVisible {
+    ComparisonView.draw(state, in: layout.body, on: &grid)
   }
   if state.isHelpVisible {
     HelpOverlayView.draw(state, in: layout.body, on: &grid)

@@ -1,7 +1,9 @@
 /// A retain path broken into lines at its arrows, for panes narrower than the path.
 ///
 /// Each reference after the first starts a line with `stepPrefix`; a
-/// reference wider than a line wraps at spaces, indented under its text.
+/// reference wider than a line wraps at spaces (a word wider than a line is
+/// broken), indented under its text. No line is wider than `width`, so a
+/// pane shows the whole path without scrolling sideways.
 ///
 /// ```swift
 /// RetainPathLines.wrap(
@@ -16,8 +18,9 @@ enum RetainPathLines {
     for (number, step) in steps.enumerated() {
       let prefix = number == 0 ? firstPrefix : stepPrefix
       let hanging = String(repeating: " ", count: prefix.count + 2)
-      let room = max(1, width - prefix.count)
-      for (part, text) in TextWrapping.words(step, width: room, cutsLongWords: false).enumerated() {
+      let first = max(1, width - prefix.count)
+      let rest = max(1, width - hanging.count)
+      for (part, text) in TextWrapping.words(step, width: first, restWidth: rest).enumerated() {
         lines.append((part == 0 ? prefix : hanging) + text)
       }
     }

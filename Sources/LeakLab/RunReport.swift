@@ -24,6 +24,25 @@ struct RunReport: Encodable, Equatable {
     var resolvedAfterSeconds: Double?
     var retainPath: String?
     var aliveInside: [String]
+
+    enum CodingKeys: String, CodingKey {
+      case name, typeName, instance, status, closedAtSeconds, detectedAtSeconds, resolvedAfterSeconds
+      case retainPath, aliveInside
+    }
+
+    // Written by hand so that a missing value is `null`, as documented, not a missing key.
+    func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: CodingKeys.self)
+      try container.encode(name, forKey: .name)
+      try container.encode(typeName, forKey: .typeName)
+      try container.encode(instance, forKey: .instance)
+      try container.encode(status, forKey: .status)
+      try container.encode(closedAtSeconds, forKey: .closedAtSeconds)
+      try container.encode(detectedAtSeconds, forKey: .detectedAtSeconds)
+      try container.encode(resolvedAfterSeconds, forKey: .resolvedAfterSeconds)
+      try container.encode(retainPath, forKey: .retainPath)
+      try container.encode(aliveInside, forKey: .aliveInside)
+    }
   }
 
   struct Check: Encodable, Equatable {
@@ -67,6 +86,24 @@ struct RunReport: Encodable, Equatable {
     budgetIssues = report.budgetIssues.map(\.label)
     check = state.lastCheck.map { Check(checked: $0.name, objects: $0.objects, alive: $0.alive) }
     log = state.log.map { Line(timeSeconds: $0.time.seconds, kind: $0.kind.rawValue, text: $0.text) }
+  }
+
+  enum CodingKeys: String, CodingKey {
+    case scenario, title, mode, label, timeSeconds, leaks, budgetIssues, check, log
+  }
+
+  // Written by hand so that a missing value is `null`, as documented, not a missing key.
+  func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(scenario, forKey: .scenario)
+    try container.encode(title, forKey: .title)
+    try container.encode(mode, forKey: .mode)
+    try container.encode(label, forKey: .label)
+    try container.encode(timeSeconds, forKey: .timeSeconds)
+    try container.encode(leaks, forKey: .leaks)
+    try container.encode(budgetIssues, forKey: .budgetIssues)
+    try container.encode(check, forKey: .check)
+    try container.encode(log, forKey: .log)
   }
 
   /// `leaklab-report-3-delayed-dispatch-strong.json` for run 3; `leaklab-report-0.json` before any run.

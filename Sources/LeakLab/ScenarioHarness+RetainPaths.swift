@@ -22,6 +22,20 @@ extension ScenarioHarness {
   public func explainRetainPaths(
     rootPathSearch: RootPathSearch = .atDetection, observe: (@Sendable (Explanation) -> Void)? = nil
   ) {
+    explainRetainPaths(
+      rootPathSearch: rootPathSearch, observe: observe, runInBackground: BackgroundWork.shared.enqueue)
+  }
+
+  /// What the quick answer says of a leak no cycle or registered root
+  /// explains while the memory search for its root runs.
+  nonisolated static let searchingReason = "searching the process's memory for what holds it…"
+
+  /// ``explainRetainPaths(rootPathSearch:observe:)`` with the memory search
+  /// handed to `runInBackground` (tests keep it, to look at the quick answer).
+  func explainRetainPaths(
+    rootPathSearch: RootPathSearch, observe: (@Sendable (Explanation) -> Void)?,
+    runInBackground: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void
+  ) {
     let detector = self.detector
     let scheduler = self.scheduler
     let explainer = RetainExplainer(naming: { [weak detector] object in detector?.name(of: object) })
@@ -33,13 +47,17 @@ extension ScenarioHarness {
       each.registerRoot(scheduler, name: "main queue")
     }
     detector.explainer = { [weak detector] object in
-      let explanation = explainer.explain(object, searchingMemory: rootPathSearch == .atDetection)
+      var explanation = explainer.explain(object, searchingMemory: rootPathSearch == .atDetection)
+      if rootPathSearch == .inBackground, case .notVisible = explanation.verdict {
+        // It is not that memory cannot be searched: the search has begun.
+        explanation.notVisibleReason = Self.searchingReason
+      }
       observe?(explanation)
       explainer.registerRoot(object)
       if rootPathSearch == .inBackground {
         let weakObject = WeakBox(object)
         let quick = explanation.description
-        BackgroundWork.shared.enqueue { [weak detector] in
+        runInBackground { [weak detector] in
           guard let object = weakObject.object else { return }
           let full = background.explain(object)
           background.registerRoot(object)

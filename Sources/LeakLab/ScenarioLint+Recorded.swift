@@ -10,12 +10,20 @@ extension ScenarioLint {
         line: "delete = { _ in self.deleteDraft(named: alert.message) }")
     ],
     "alert-action-capture/weak": [],
+    "child-coordinator/strong": [
+      Finding(
+        rule: "strong-back-reference", title: "strong back reference",
+        line: "var parentCoordinator: OrdersCoordinator?")
+    ],
+    "child-coordinator/weak": [],
     "closure-capture/strong": [
       Finding(
         rule: "method-reference", title: "method reference stores self",
         line: "service.run(completion: handleResponse)")
     ],
     "closure-capture/weak": [],
+    "combine-sink/strong": [],
+    "combine-sink/weak": [],
     "delayed-dispatch/strong": [
       Finding(
         rule: "delayed-dispatch", title: "delayed block keeps self",
@@ -34,10 +42,16 @@ extension ScenarioLint {
         line: "timer = Timer.scheduledTimer(withTimeInterval: 1, repeats: true) { _ in")
     ],
     "foundation-timer/weak": [],
+    "handler-context/strong": [
+      Finding(
+        rule: "strong-back-reference", title: "strong back reference",
+        line: "private var context: ChannelHandlerContext?")
+    ],
+    "handler-context/weak": [],
     "lazy-closure-property/strong": [
       Finding(
         rule: "lazy-closure", title: "lazy closure stores self",
-        line: "{ count in \"\\(count) items, \\(count * 5) \\(self.currency)\" }")
+        line: "{ count in \"Items: \\(count), \\(count * 5) \\(self.currency)\" }")
     ],
     "lazy-closure-property/weak": [],
     "nested-closure/strong": [
@@ -70,6 +84,14 @@ extension ScenarioLint {
         line: "task = Task { for await price in prices { self.show(price) } }")
     ],
     "task-loop/weak": [],
+    "task-zombie/strong": [
+      Finding(
+        rule: "task-loop", title: "endless task stores self",
+        line: "task = Task { [weak self, feed] in")
+    ],
+    "task-zombie/weak": [],
+    "unowned-capture/strong": [],
+    "unowned-capture/weak": [],
     "viper-module/strong": [
       Finding(
         rule: "strong-back-reference", title: "strong back reference",

@@ -27,6 +27,8 @@ public struct ScenarioLint: Equatable, Sendable {
   public var findings: [Finding]
   private let scenarioID: String
   private let mode: ScenarioMode
+  /// The leaky form of a scenario whose mistake no detector sees (`task-zombie`).
+  private let isBlindSpot: Bool
 
   /// The lint's findings for `entry` in `mode`; `nil` for a scenario the
   /// lint was not run on (one not in the catalogue).
@@ -34,6 +36,7 @@ public struct ScenarioLint: Equatable, Sendable {
     guard let findings = Self.recorded["\(entry.id)/\(mode.rawValue)"] else { return nil }
     scenarioID = entry.id
     self.mode = mode
+    isBlindSpot = mode == .strong && entry.detectorBlindSpot != nil
     self.findings = findings
   }
 
@@ -49,7 +52,7 @@ public struct ScenarioLint: Equatable, Sendable {
 
   /// Whether the live run agrees with the lint (`nil`: not run yet, or still checking).
   public func isConfirmed(in state: AppState) -> Bool? {
-    guard let leaked = leaked(in: state) else { return nil }
+    guard !isBlindSpot, let leaked = leaked(in: state) else { return nil }
     return leaked == !findings.isEmpty
   }
 
@@ -66,6 +69,7 @@ public struct ScenarioLint: Equatable, Sendable {
       let ran = state.lastRun == OpenScenario(id: scenarioID, mode: mode)
       return ran ? "checking…" : "open and close it to check"
     }
+    if isBlindSpot, !leaked { return "no leak to confirm: the log shows what goes wrong" }
     let temporary = leaked && state.report.openLeaks.isEmpty ? " (temporary)" : ""
     switch (findings.isEmpty, leaked) {
     case (false, true): return "confirmed: leaked" + temporary

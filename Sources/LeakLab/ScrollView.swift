@@ -38,7 +38,8 @@ enum ScrollView {
     return parts.isEmpty ? nil : parts.joined(separator: "  ")
   }
 
-  private static func drawMarks(
+  /// Draws ``marks(content:viewport:at:)`` into the bottom border of `box`.
+  static func drawMarks(
     content: Size, viewport: Size, at position: ScrollPosition, box: Rect, on grid: inout Grid
   ) {
     guard let text = marks(content: content, viewport: viewport, at: position), box.height >= 2 else {

@@ -5,20 +5,34 @@ import TextGrid
 /// the key hints for what is on screen, generated from the key map
 /// (``KeyMap/statusHints(in:)``).
 ///
+/// A notice is never cut: when it does not fit beside the pane's name, the
+/// bar grows to two or three rows and the notice wraps (the hints come back
+/// with the next key).
+///
 /// ```
 ///  Scenarios  ↑↓ select  Tab pane  Enter open  / filter  w strong/weak  e explain  ? help  q quit
 /// ```
 enum StatusBarView {
+  /// The most rows the bar takes, for a long notice.
+  static let maximumHeight = 3
+
+  /// How many rows the bar takes at `width` columns.
+  static func height(_ state: AppState, width: Int) -> Int {
+    max(1, noticeLines(state, width: width).count)
+  }
+
   static func draw(_ state: AppState, in area: Rect, on grid: inout Grid) {
     guard area.width > 0, area.height > 0 else { return }
     let y = area.minY
     var x = area.minX
     x += grid.put(" \(focusName(state)) ", at: Point(x: x, y: y), style: .selected, maxWidth: area.width)
     x += 1
-    if let notice = state.notice {
-      x += grid.put(notice.truncated(toWidth: max(0, area.maxX - x)), at: Point(x: x, y: y), style: .warning)
-      x += 2
+    let notice = noticeLines(state, width: area.width)
+    for (row, line) in notice.enumerated() where row < area.height {
+      grid.put(line, at: Point(x: x, y: y + row), style: .warning, maxWidth: max(0, area.maxX - x))
     }
+    guard notice.count <= 1 else { return }
+    if let line = notice.first { x += line.displayWidth + 2 }
     for (keys, hint) in state.keyMap.statusHints(in: state.keyContext) {
       let width = keys.displayWidth + 1 + hint.displayWidth
       guard x + width <= area.maxX else { break }
@@ -29,12 +43,27 @@ enum StatusBarView {
     }
   }
 
+  /// The notice, wrapped to the room right of the pane's name: one line
+  /// when it fits, at most ``maximumHeight``.
+  static func noticeLines(_ state: AppState, width: Int) -> [String] {
+    guard let notice = state.notice, !notice.isEmpty else { return [] }
+    let room = max(10, width - focusName(state).displayWidth - 3)
+    guard notice.displayWidth > room else { return [notice] }
+    var lines = TextWrapping.words(notice, width: room, cutsLongWords: false)
+    if lines.count > maximumHeight {
+      lines = Array(lines.prefix(maximumHeight))
+      lines[maximumHeight - 1] = (lines[maximumHeight - 1] + " …").truncated(toWidth: room)
+    }
+    return lines
+  }
+
   /// What the keys act on now: `Help`, `Filter /tim▏`, `Explain`, or the focused pane.
   static func focusName(_ state: AppState) -> String {
     switch state.keyContext {
     case .help: "Help"
     case .filtering: "Filter /\(state.filter)▏"
     case .explain: "Explain"
+    case .comparison: "Side by side"
     default: state.focus.title
     }
   }

@@ -36,6 +36,40 @@ enum TextWrapping {
     return lines
   }
 
+  /// Word-wraps `text` with its first line `width` columns wide and the
+  /// others `restWidth` (a hanging indent); a word wider than its line is
+  /// broken over lines, so nothing is lost and no line is too wide.
+  ///
+  /// ```swift
+  /// TextWrapping.words("captures LoadFeedUseCase#1 (strong)", width: 30, restWidth: 20)
+  /// // ["captures LoadFeedUseCase#1", "(strong)"]
+  /// ```
+  static func words(_ text: String, width: Int, restWidth: Int) -> [String] {
+    guard width > 0, restWidth > 0 else { return [] }
+    var lines: [String] = []
+    var current = ""
+    var room: Int { lines.isEmpty ? width : restWidth }
+    for piece in text.split(separator: " ") {
+      var word = String(piece)
+      if !current.isEmpty, current.displayWidth + 1 + word.displayWidth <= room {
+        current += " " + word
+        continue
+      }
+      if !current.isEmpty {
+        lines.append(current)
+        current = ""
+      }
+      while word.displayWidth > room {
+        let head = word.prefix(columns: room)
+        lines.append(head)
+        word = String(word.dropFirst(head.count))
+      }
+      current = word
+    }
+    if !current.isEmpty { lines.append(current) }
+    return lines
+  }
+
   /// Wraps a list at its `separator` (`, ` or ` → `): a line breaks only
   /// between items, the separator's first part (`,`) stays at the end of the
   /// line and continuation lines start with the next item. An item wider than

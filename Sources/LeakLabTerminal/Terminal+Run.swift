@@ -1,3 +1,4 @@
+import CNcurses
 import Foundation
 import TextGrid
 
@@ -16,31 +17,39 @@ extension Terminal {
     terminal.run(app)
   }
 
-  /// Runs `app` until it quits: draw, wait for a key, run the main queue's due work, tick.
+  /// Runs `app` until it quits: draw, read the keys that arrived, run the main
+  /// queue's and the run loop's due work, tick, then sleep until something is due.
   ///
-  /// Each turn waits at most ``Options/inputTimeout`` (50 ms) for a key, so work
-  /// scheduled on the main queue (`DispatchQueue.main.asyncAfter`, `Timer`,
-  /// `Task { @MainActor in … }`) runs within that delay. While the terminal is
-  /// smaller than ``Options/minimumSize`` a "terminal too small" message
-  /// replaces the app's frame, and keys do not reach the app (the user cannot
-  /// see what they would do) except a resize; ``Options/quitKeys`` quit.
-  /// The loop sleeps in the kernel while idle, so an idle app costs almost no CPU.
+  /// The loop sleeps in the main run loop, which wakes it for a key (a read
+  /// source on standard input), a resize (SIGWINCH, through a pipe), work on
+  /// the main queue (`DispatchQueue.main.asyncAfter`, `Task { @MainActor in … }`),
+  /// the next `Timer` of the run loop, and the delay the app asks for
+  /// (``TerminalApp/nextTickDelay()``). An idle app with nothing due does not
+  /// wake at all. While the terminal is smaller than ``Options/minimumSize`` a
+  /// "terminal too small" message replaces the app's frame, and keys do not
+  /// reach the app (the user cannot see what they would do) except a resize;
+  /// ``Options/quitKeys`` quit.
   public func run(_ app: some TerminalApp) {
+    let wakeups = InputWakeups(resizeDescriptor: resizeDescriptor)
+    defer { wakeups.cancel() }
     var needsFrame = true
     while true {
       if needsFrame {
         draw(frame(of: app))
         needsFrame = false
       }
-      if let key = readKey(timeout: options.inputTimeout) {
+      wakeups.reset()
+      while let key = readKey(timeout: .zero) {
+        needsFrame = true
         switch Self.route(key, fits: options.minimumSize.fits(in: size), quitKeys: options.quitKeys) {
         case .app: if app.handle(key) == .quit { return }
         case .quit: return
         case .ignore: break
         }
-        needsFrame = true
       }
-      _ = RunLoop.main.run(mode: .default, before: Date())
+      // Runs the main queue's work and the run loop's timers that are due;
+      // answers when the next timer fires.
+      let nextTimer = RunLoop.main.limitDate(forMode: .default) ?? .distantFuture
       switch app.tick() {
       case .unchanged: break
       case .redraw: needsFrame = true
@@ -49,6 +58,12 @@ extension Terminal {
       for request in app.takeTerminalRequests() {
         perform(request)
       }
+      if needsFrame || wakeups.isPending { continue }
+      var deadline = nextTimer
+      if let delay = app.nextTickDelay() {
+        deadline = min(deadline, Date(timeIntervalSinceNow: max(0, delay.timeInterval)))
+      }
+      _ = RunLoop.main.run(mode: .default, before: deadline)
     }
   }
 

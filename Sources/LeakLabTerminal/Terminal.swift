@@ -32,8 +32,6 @@ public final class Terminal {
   public struct Options: Sendable {
     /// Below this size the run loop shows a "terminal too small" message instead of the app's frame.
     public var minimumSize: Size
-    /// How long the run loop waits for a key before running the main queue's work.
-    public var inputTimeout: Duration
     /// Colours, or attributes only; `nil` decides from `NO_COLOR` and the terminal.
     public var colorMode: ColorMode?
     /// The keys that quit while the terminal is too small: the only keys that
@@ -45,11 +43,10 @@ public final class Terminal {
 
     /// Creates options; the defaults suit an interactive app.
     public init(
-      minimumSize: Size = .zero, inputTimeout: Duration = .milliseconds(50), colorMode: ColorMode? = nil,
+      minimumSize: Size = .zero, colorMode: ColorMode? = nil,
       quitKeys: [Key] = [.character("q"), .control("c")], reportsMouse: Bool = false
     ) {
       self.minimumSize = minimumSize
-      self.inputTimeout = inputTimeout
       self.colorMode = colorMode
       self.quitKeys = quitKeys
       self.reportsMouse = reportsMouse
@@ -73,6 +70,8 @@ public final class Terminal {
   /// Whether the locale is UTF-8; otherwise non-ASCII characters are drawn as ASCII stand-ins.
   public let isUnicode: Bool
 
+  /// The pipe a SIGWINCH writes to, so that the sleeping loop wakes for a resize (-1: none).
+  let resizeDescriptor: Int32
   private let screen: OpaquePointer
   private let window: UnsafeMutablePointer<WINDOW>
   private var painter: ScreenPainter
@@ -101,6 +100,7 @@ public final class Terminal {
     guard let screen = type.withCString({ cn_newterm($0) }) else { throw .unknownTerminalType(type) }
     self.screen = screen
     window = cn_stdscr()!
+    resizeDescriptor = cn_install_resize_wakeup()
     cn_set_active(true)
     Self.activeInstance = true
 

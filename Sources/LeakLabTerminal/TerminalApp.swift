@@ -3,9 +3,10 @@ import TextGrid
 /// An app the terminal's run loop drives: it renders frames and handles keys.
 ///
 /// The loop (``Terminal/run(_:)``) repeats: draw ``frame(for:)`` when something
-/// changed, wait up to 50 ms for a key and pass it to ``handle(_:)``, run the
-/// main queue's due work (`DispatchQueue.main.asyncAfter`, timers, main-actor
-/// tasks), then call ``tick()``. Rendering is a pure function of the app's
+/// changed, pass the keys that arrived to ``handle(_:)``, run the main queue's
+/// due work (`DispatchQueue.main.asyncAfter`, timers, main-actor tasks), call
+/// ``tick()``, then sleep until a key, a resize, main-queue work, a timer or
+/// ``nextTickDelay()`` wakes it. Rendering is a pure function of the app's
 /// state; the terminal copies the grid to the screen and sends only the changes.
 ///
 /// ```swift
@@ -39,13 +40,16 @@ public protocol TerminalApp: AnyObject {
   /// Reacts to a key (including ``Key/resize``); the frame is redrawn afterwards.
   func handle(_ key: Key) -> LoopDecision
 
-  /// Called once per loop turn (every 50 ms when idle), after the main queue's due work ran.
+  /// Called once per loop turn, after the main queue's and the run loop's due work ran.
   ///
   /// Return ``TickOutcome/redraw`` when state changed outside ``handle(_:)``
   /// (a timer fired, a delayed dispatch ran), else ``TickOutcome/unchanged``.
-  /// Always answering `.redraw` is correct but renders 20 frames a second
-  /// while idle (about 2 % CPU in a debug build instead of 0.4 %).
   func tick() -> TickOutcome
+
+  /// How long the loop may sleep before it must call ``tick()`` again although
+  /// nothing woke it: for what changes with time alone (a clock drawn in
+  /// whole seconds). `nil`, the default: until something arrives.
+  func nextTickDelay() -> Duration?
 
   /// What the app asks of the terminal itself (copy to the clipboard), taken
   /// after every key and tick; each request is returned once.
@@ -55,6 +59,9 @@ public protocol TerminalApp: AnyObject {
 extension TerminalApp {
   /// No requests: the default for apps that only draw.
   public func takeTerminalRequests() -> [TerminalRequest] { [] }
+
+  /// Nothing changes with time alone: the loop sleeps until something arrives.
+  public func nextTickDelay() -> Duration? { nil }
 }
 
 /// Something only the terminal can do for the app.

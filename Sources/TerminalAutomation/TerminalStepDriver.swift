@@ -32,7 +32,9 @@ public final class TerminalStepDriver: StepDriver {
     self.scenarioIDs = scenarioIDs
     for id in scenarioIDs { modes[id] = initialMode }
     do {
-      session = try TmuxSession(command: [executable] + arguments, size: size)
+      // The guided tour stays hidden: a script's steps are its own.
+      session = try TmuxSession(
+        command: [executable] + arguments, size: size, environment: ["LEAKLAB_TOUR": "off"])
       try session.waitUntil("the detector overlay", timeout: .seconds(15)) {
         ScreenLabelReader.label(in: $0) != nil
       }
@@ -96,7 +98,7 @@ public final class TerminalStepDriver: StepDriver {
     do { return try session.capture() } catch { throw .failure("could not read the screen: \(error)") }
   }
 
-  /// Gives the app one input turn (50 ms), then waits until two captures
+  /// Gives the app a moment to react (50 ms), then waits until two captures
   /// 30 ms apart agree (at most one second more).
   private func settle() throws(StepDriverError) {
     Thread.sleep(forTimeInterval: 0.05)

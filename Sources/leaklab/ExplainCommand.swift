@@ -24,14 +24,22 @@ struct Explain: ParsableCommand {
       """)
   var format: ScenarioExplanation.Format = .text
 
-  @Option(help: "The width the text drawing fits, in columns.")
+  // `.unconditional`: `--width -3` is a bad width (said by `validate`), not a missing one.
+  @Option(parsing: .unconditional, help: "The width the text drawing fits, in columns (at least 20).")
   var width = 80
 
   @Flag(help: "Print the app's explain view (`e`) instead, as drawn in a terminal of --width × --height.")
   var view = false
 
-  @Option(help: "The height of the terminal the explain view (--view) is drawn in, in rows.")
+  @Option(
+    parsing: .unconditional,
+    help: "The height of the terminal the explain view (--view) is drawn in, in rows (at least 10).")
   var height = 24
+
+  func validate() throws {
+    guard width >= 20 else { throw ValidationError("--width must be at least 20 columns, not \(width)") }
+    guard height >= 10 else { throw ValidationError("--height must be at least 10 rows, not \(height)") }
+  }
 
   func run() throws {
     try MainActor.assumeIsolated { try runOnMainActor() }
@@ -44,14 +52,14 @@ struct Explain: ParsableCommand {
       throw ExitCode(2)
     }
     if view {
-      let size = Size(width: max(20, width), height: max(10, height))
+      let size = Size(width: width, height: height)
       CommandOutput.write(
         ScenarioExplanation.view(of: scenario, mode: mode, size: size, rootPathSearch: .atDetection))
       return
     }
     CommandOutput.write(
       try ScenarioExplanation(scenario, mode: mode, rootPathSearch: .atDetection).output(
-        format, width: max(20, width)))
+        format, width: width))
   }
 
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LeakLab
+import RetainGraph
 import StepScripts
 
 /// `leaklab`: the terminal app by default; the other commands sit beside it.
@@ -16,7 +17,7 @@ struct LeakLabCommand: ParsableCommand {
     discussion: App.keysHelp,
     version: LeakLabVersion.current,
     subcommands: [
-      App.self, ListCommand.self, CheckCommand.self, Explain.self, Run.self, OracleCommand.self,
+      App.self, ListCommand.self, CheckCommand.self, Explain.self, Run.self, Trap.self, OracleCommand.self,
       LeaksCommand.self, LeaksOracleCommand.self, LintCommand.self,
     ],
     defaultSubcommand: App.self
@@ -28,6 +29,10 @@ struct LeakLabCommand: ParsableCommand {
   /// unknown argument, a bad value) is one line on stderr and exit status 2,
   /// like every other bad input.
   static func main() {
+    // Made first, on a fresh stack: a static's padding bytes are copied from
+    // the stack, and the root search reads them as words (a stale pointer
+    // there became a false root of `foundation-timer`'s Timer).
+    _ = SearchLimits.default
     CommandOutput.prepare()
     let command: any ParsableCommand
     do {

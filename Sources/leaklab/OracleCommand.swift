@@ -168,9 +168,18 @@ struct OracleRow: Sendable {
     }
     let (claim, findings) = try probe(.grace)
     let end = claim.leaks.isEmpty ? nil : try probe(.end)
+    var comparison = OracleComparison(atGrace: claim, memcheck: findings, atEnd: end)
+    if mode == .strong, Catalogue.scenario(id: id)?.detectorBlindSpot != nil {
+      // A mistake no leak detector sees (a task polling for a freed screen, a
+      // freed object an `unowned` capture keeps the memory of): the detector
+      // is rightly clean, and memcheck must find what the mistake keeps.
+      comparison.disagreements.removeAll { $0.hasPrefix("clean, but memcheck found") }
+      if findings.alive.isEmpty {
+        comparison.disagreements.append("a blind spot, but memcheck found nothing of it allocated either")
+      }
+    }
     return OracleRow(
-      id: id, mode: mode, atGrace: claim, memcheckAtGrace: findings, atEnd: end,
-      comparison: OracleComparison(atGrace: claim, memcheck: findings, atEnd: end))
+      id: id, mode: mode, atGrace: claim, memcheckAtGrace: findings, atEnd: end, comparison: comparison)
   }
 
   /// `FeedService (cycle), LoadFeedUseCase (cycle)`; `SyncScreen (root), resolved later`; `clean`.

@@ -18,7 +18,9 @@ struct Run: ParsableCommand {
   @Flag(help: "Run against the real app in a pseudo-terminal (tmux), in real time.")
   var terminal = false
 
-  @Option(help: "With --terminal: how many scripts run side by side, each in its own tmux session.")
+  @Option(
+    parsing: .unconditional,
+    help: "With --terminal: how many scripts run side by side, each in its own tmux session.")
   var jobs = 8
 
   @Argument(help: "Step script files (.leaklab).")

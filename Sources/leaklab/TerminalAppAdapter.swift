@@ -25,6 +25,10 @@ final class TerminalAppAdapter: TerminalApp {
     model.tick() ? .redraw : .unchanged
   }
 
+  func nextTickDelay() -> Duration? {
+    model.nextTimeChange()
+  }
+
   func takeTerminalRequests() -> [TerminalRequest] {
     model.takeClipboardRequests().map { .copyToClipboard($0) }
   }

@@ -16,12 +16,16 @@ struct EndToEndTests {
     let session = try TmuxSession(
       command: [builtExecutable(named: "TerminalSmoke")], size: Self.size, environment: environment)
     try session.waitFor(text: "TerminalSmoke")
+    #expect(try session.query("#{mouse_any_flag}") == "1", "the smoke app reports the mouse")
     return session
   }
 
-  /// Waits until the program exited, then checks that the terminal was given back.
+  /// Waits until the program exited, then checks that the terminal was given
+  /// back: main screen, cursor shown, mouse reporting off (else the shell
+  /// receives escape sequences on every click).
   func expectRestoredAfterExit(_ session: TmuxSession, status: Int32) throws {
     #expect(try session.waitForExit() == status)
+    #expect(try session.query("#{mouse_any_flag}") == "0")
     #expect(try session.query("#{alternate_on}") == "0")
     #expect(try session.query("#{cursor_flag}") == "1")
     #expect(try !session.capture().contains { $0.contains("TerminalSmoke") })

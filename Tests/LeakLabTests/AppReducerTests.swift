@@ -70,6 +70,7 @@ import TextGrid
     }
     expect(&state, .actionKeyPressed(1), effects: [.runAction(index: 0)]) {
       $0.log.append(LogEntry(time: .zero, kind: .action, text: "Load"))
+      $0.tappedActions = [0]
     }
     expect(&state, .actionKeyPressed(2)) {
       $0.notice = "2 does nothing here: this screen has one action (1)"

@@ -33,7 +33,14 @@ import TextGrid
     render(state, size: Size(width: 160, height: 50)).lines
   }
 
-  @Test(arguments: Catalogue.all.map(\.id))
+  /// Leaky forms `leaklab lint` does not flag yet (issue 26: no rule for a
+  /// Combine `sink` kept by `store(in:)`, nor for an escaping `unowned` capture).
+  nonisolated static let notFlaggedYet: Set<String> = ["combine-sink", "unowned-capture"]
+  /// The leaky forms that leak and that the lint flags: a detector can confirm the lint.
+  nonisolated static let leaking = Catalogue.all.filter { $0.detectorBlindSpot == nil }.map(\.id)
+    .filter { !notFlaggedYet.contains($0) }
+
+  @Test(arguments: leaking)
   func theLeakyFormsFlaggedLineIsMarkedAndTheRunConfirmsIt(id: String) throws {
     let scenario = try #require(Catalogue.scenario(id: id))
     let entry = CatalogueEntry(scenario, mode: .strong)
@@ -57,6 +64,18 @@ import TextGrid
     #expect(lint.status(in: app.state) == "lint: not flagged — confirmed: clean", "\(id)")
     #expect(!codePane(app.state).contains { $0.contains("▶ ") }, "\(id): a line is marked")
     #expect(codePane(app.state).contains { $0.contains("lint: not flagged — confirmed: clean") })
+  }
+
+  /// `task-zombie` leaks nothing: the lint's finding stands, and the line
+  /// says the detector has nothing to confirm. (`unowned-capture`: no rule yet.)
+  @Test func aBlindSpotsLeakyFormSaysTheDetectorHasNothingToConfirm() throws {
+    let scenario = Catalogue.taskZombie
+    let lint = try #require(ScenarioLint(entry: CatalogueEntry(scenario, mode: .strong), mode: .strong))
+    let app = run(scenario, mode: .strong)
+    #expect(
+      lint.status(in: app.state)
+        == "lint: \(lint.findings[0].title) — no leak to confirm: the log shows what goes wrong")
+    #expect(lint.isConfirmed(in: app.state) == nil)
   }
 
   @Test func aScenarioOutsideTheCatalogueHasNoLintLine() {

@@ -45,6 +45,7 @@ import TextGrid
     // The detector's cursor picks the leak.
     model.handle(.tab)
     model.handle(.tab)
+    model.handle(.tab)
     model.handle(.down)
     model.handle(.character("y"))
     #expect(model.takeClipboardRequests() == [try #require(paths[1])])
@@ -76,5 +77,26 @@ import TextGrid
     model.handle(.character("r"))
     #expect(
       model.state.notice?.hasPrefix("Could not write the report to /nonexistent-leaklab-directory/") == true)
+  }
+
+  /// Issue 26, defect 8: before any run the keys the docs say are `null` were missing.
+  @Test func aReportBeforeAnyRunHasEveryDocumentedKeyWithNull() throws {
+    model.handle(.character("r"))
+    let file = directory.appendingPathComponent("leaklab-report-0.json")
+    let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any])
+    let keys = ["scenario", "title", "mode", "label", "timeSeconds", "leaks", "budgetIssues", "check", "log"]
+    #expect(Set(json.keys) == Set(keys))
+    for key in ["scenario", "title", "mode", "check"] {
+      #expect(json[key] is NSNull, "\(key)")
+    }
+  }
+
+  @Test func aLeakWithoutAResolutionHasItsKeyWithNull() throws {
+    leakAlertScenario()
+    model.handle(.character("r"))
+    let file = directory.appendingPathComponent("leaklab-report-1-alert-action-capture-strong.json")
+    let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any])
+    let leak = try #require((json["leaks"] as? [[String: Any]])?.first)
+    #expect(leak["resolvedAfterSeconds"] is NSNull)
   }
 }

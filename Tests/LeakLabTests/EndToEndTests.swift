@@ -11,8 +11,11 @@ import TextGrid
 struct EndToEndTests {
   static let size = Size(width: 100, height: 30)
 
+  /// The app with the guided tour hidden (unless `environment` says otherwise).
   func start(_ arguments: [String] = [], environment: [String: String] = [:]) throws -> TmuxSession {
-    try TmuxSession(command: [LeakLabBinary.path] + arguments, size: Self.size, environment: environment)
+    try TmuxSession(
+      command: [LeakLabBinary.path] + arguments, size: Self.size,
+      environment: ["LEAKLAB_TOUR": "off"].merging(environment) { $1 })
   }
 
   /// Waits until the overlay on screen reads `label`.

@@ -39,7 +39,7 @@ import TextGrid
 
   @Test func otherLeakIsOfferedOnlyWhenThereIsAnotherLeak() {
     app.send(.explainKeyPressed)
-    #expect(screen().contains("Nothing has leaked in this run."))
+    #expect(screen().contains("Nothing has run yet."))
     #expect(!screen().contains("Tab other leak"))
     app.send(.closeKeyPressed, .openKeyPressed, .actionKeyPressed(1), .closeKeyPressed)
     app.advance(.seconds(1))
@@ -76,5 +76,22 @@ import TextGrid
     app.send(.actionKeyPressed(3))
     #expect(app.state.notice == "3 does nothing here: the alert's actions are 1–2")
     #expect(app.state.phone?.alert != nil)
+  }
+
+  /// Issue 26, defect 2: below ~110 columns the "why" paragraph was left out.
+  @Test(arguments: [Size(width: 80, height: 24), Size(width: 99, height: 30)])
+  func theNarrowExplainViewSaysWhyUnderTheDrawing(size: Size) throws {
+    let app = TestApp(catalogue: Catalogue.all)
+    app.send(
+      .scenarioSelected(id: "strong-delegate"), .openKeyPressed, .actionKeyPressed(1), .closeKeyPressed)
+    app.advance(.seconds(1))
+    app.model.resize(to: size)
+    app.send(.explainKeyPressed)
+    let frame = ExplainView.frame(app.state, in: AppLayout(size: size, state: app.state).body)
+    let content = ExplainView.content(app.state, width: frame.viewport.width, room: frame.viewport.height)
+    let text = content.lines.joined(separator: " ").split(separator: " ").joined(separator: " ")
+    let why = try #require(app.state.lastRunEntry?.whyItLeaks)
+    #expect(text.contains(why.split(separator: " ").joined(separator: " ")))
+    #expect(text.contains("Fix: "))
   }
 }

@@ -90,6 +90,34 @@ import TextGrid
     let keys = keyMap.bindings.flatMap(\.keys)
     #expect(Set(keys).count == keys.count)
   }
+
+  /// Issue 26, defect 7: `? help  q quit` while typing the filter, where both are text.
+  @Test func whileTheFilterIsTypedTheBarOffersNoKeyThatWouldBeTyped() {
+    let shown = keyMap.bindings.filter { $0.hint != nil && $0.shownIn.contains(.filtering) }
+    #expect(!shown.isEmpty)
+    for binding in shown {
+      let typed = binding.keys.filter { if case .character = $0 { true } else { false } }.map(\.name)
+      #expect(
+        !typed.contains(binding.statusLabel), "\(binding.statusLabel) is offered but types into the filter")
+    }
+  }
+
+  /// Issue 26, defect 7: notices were cut at 80 columns.
+  @Test func aLongNoticeWrapsInAStatusBarThatGrowsAndIsNeverCut() throws {
+    var state = AppState(catalogue: SampleScenarios.all.map { CatalogueEntry($0) })
+    state.openScenario = OpenScenario(id: state.catalogue[0].id, mode: .strong)
+    _ = AppReducer.reduce(&state, .captureToggled)
+    let notice = try #require(state.notice)
+    #expect(notice.displayWidth > 60)
+    let size = Size(width: 80, height: 24)
+    let lines = render(state, size: size).lines
+    let bar = StatusBarView.height(state, width: 80)
+    #expect(bar == 2)
+    let text = lines.suffix(bar).joined(separator: " ").split(separator: " ").joined(separator: " ")
+    #expect(text.contains(notice))
+    #expect(AppLayout(size: size, state: state).body.height == 24 - bar)
+  }
+
 }
 
 /// The status bar's text, as rendered.
@@ -106,6 +134,7 @@ enum StatusBarText {
     case .explain: state.explainedLeakIndex = 0
     case .pane: state.focus = .log
     case .filtering: state.isEditingFilter = true
+    case .comparison: state.isComparisonVisible = true
     }
     #expect(state.keyContext == context)
     let row = render(state, size: Size(width: width, height: 30)).lines.last!
@@ -121,4 +150,5 @@ enum StatusBarText {
     return render(app.state, size: Size(width: width, height: 30)).lines.last!.trimmingCharacters(
       in: .whitespaces)
   }
+
 }

@@ -6,14 +6,18 @@ import Synchronization
 enum LeakLabBinary {
   static let path = builtExecutable(named: "leaklab")
 
-  /// Runs `leaklab` (or `executable`) with `arguments` outside a terminal;
-  /// returns its status and output.
+  /// Runs `leaklab` (or `executable`) with `arguments` outside a terminal,
+  /// `environment` added to this process's; returns its status (the signal's
+  /// number when one killed it) and output.
   static func run(
-    _ arguments: [String], executable: String = path
+    _ arguments: [String], executable: String = path, environment: [String: String] = [:]
   ) throws -> (status: Int32, output: String, error: String) {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
+    if !environment.isEmpty {
+      process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    }
     let output = Pipe()
     let error = Pipe()
     process.standardOutput = output

@@ -18,7 +18,7 @@ struct LiveKeysEndToEndTests {
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     let session = try TmuxSession(
       command: ["sh", "-c", "cd \"$1\" && exec \"$2\"", "sh", directory.path, LeakLabBinary.path],
-      size: Size(width: 120, height: 40))
+      size: Size(width: 120, height: 40), environment: ["LEAKLAB_TOUR": "off"])
     try session.waitUntil("the first frame") { ScreenLabelReader.label(in: $0) == "No issues detected" }
     return session
   }
@@ -39,8 +39,8 @@ struct LiveKeysEndToEndTests {
     let session = try start()
     defer { session.kill() }
     try leakTheAlertScenario(in: session)
-    try session.sendKeys("Tab", "Tab")
-    try session.waitFor(text: " Detector ")
+    try session.sendKeys("Tab", "Tab", "Tab")
+    try session.waitUntil("the detector's focus") { $0.last?.hasPrefix(" Detector ") == true }
     try session.sendKeys("y")
     try session.waitFor(text: "Copied the retain path of AlertController#1 to the clipboard")
     try session.waitUntil("the clipboard") { _ in session.clipboard() != nil }
@@ -90,6 +90,9 @@ struct LiveKeysEndToEndTests {
     try session.waitFor(text: "held from root: global _dispatch_timers_heap", timeout: .seconds(30))
     try session.sendKeys("e")
     try session.waitFor(text: "global _dispatch_timers_heap")
+    // Steps through untyped memory are folded until `d` shows them.
+    try session.waitFor(text: "untyped blocks (d shows them)")
+    try session.sendKeys("d")
     try session.waitFor(text: "Block (malloc block, 56 B)")
   }
 
@@ -126,7 +129,7 @@ struct LiveKeysEndToEndTests {
     // The status bar may be drawn after the first frame (seen under TSan).
     try session.waitUntil("the list's focus at start") { $0.last?.hasPrefix(" Scenarios ") == true }
     try session.sendKeys("Tab")
-    try session.waitUntil("the code pane's focus") { $0.last?.hasPrefix(" Code ") == true }
+    try session.waitUntil("the notes' focus") { $0.last?.hasPrefix(" About ") == true }
     try session.sendKeys("BTab")
     try session.waitUntil("the list's focus") { $0.last?.hasPrefix(" Scenarios ") == true }
   }

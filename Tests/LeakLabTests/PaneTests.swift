@@ -25,6 +25,9 @@ import TextGrid
     #expect(app.state.focus == .catalogue)
     #expect(lines(app).last?.hasPrefix(" Scenarios ") == true)
     app.send(.focusNextPressed)
+    #expect(app.state.focus == .about)
+    #expect(lines(app).last?.hasPrefix(" About ") == true)
+    app.send(.focusNextPressed)
     #expect(app.state.focus == .code)
     #expect(lines(app).last?.hasPrefix(" Code ") == true)
     app.send(.focusNextPressed, .focusNextPressed)
@@ -39,7 +42,7 @@ import TextGrid
     let app = app()
     app.send(.overlayKeyPressed, .overlayKeyPressed)
     #expect(app.state.overlayMode == .hidden)
-    app.send(.focusNextPressed, .focusNextPressed)
+    app.send(.focusNextPressed, .focusNextPressed, .focusNextPressed)
     #expect(app.state.focus == .log)
   }
 
@@ -65,7 +68,7 @@ import TextGrid
 
   @Test func theFocusedCodePaneScrollsAndStopsAtItsEnds() throws {
     let app = app()
-    app.send(.focusNextPressed)
+    app.send(.focusNextPressed, .focusNextPressed)
     let metrics = try #require(PaneMetrics.of(.code, in: app.state))
     #expect(metrics.content.height > metrics.viewport.height)
     app.send(.scrollKeyPressed(.top))
@@ -80,7 +83,7 @@ import TextGrid
     app.send(.scrollKeyPressed(.pageUp))
     #expect(app.state.scroll[.code] == ScrollPosition(y: bottom - (metrics.viewport.height - 1)))
     // Another scenario shows its own marked line again.
-    app.send(.focusPreviousPressed, .moveDownPressed)
+    app.send(.focusPreviousPressed, .focusPreviousPressed, .moveDownPressed)
     #expect(app.state.scroll[.code] == nil)
   }
 
@@ -124,7 +127,7 @@ import TextGrid
     #expect(screen.contains { $0.contains("↳ retain cycle: AlertController#1") })
     #expect(screen.contains { $0.contains("      → actions[1]: AlertAction#1") })
     #expect(!screen.contains { $0.contains("→ actions[1]: AlertAction#1 →") })
-    app.send(.focusNextPressed, .focusNextPressed)
+    app.send(.focusNextPressed, .focusNextPressed, .focusNextPressed)
     #expect(app.state.focus == .detector)
     app.send(.moveDownPressed)
     #expect(app.state.selectedLeakIndex == 1)
@@ -159,5 +162,120 @@ import TextGrid
     app.send(.scrollKeyPressed(.bottom))
     #expect(app.state.explainScroll.y == content.height - frame.viewport.height)
     #expect(lines(app).contains { $0.contains("─ ↑ \(app.state.explainScroll.y) ─") })
+  }
+
+  // MARK: Issue 26
+
+  /// Defect 2: the notes were cut with `…` and could not be reached.
+  @Test(arguments: [Size(width: 80, height: 24), Size(width: 100, height: 30)])
+  func theAboutPaneIsFocusedByTabScrollsAndSaysWhatIsBelow(size: Size) throws {
+    let app = app(size: size)
+    app.send(.scenarioSelected(id: "viper-module"))
+    let metrics = try #require(PaneMetrics.of(.about, in: app.state))
+    #expect(metrics.content.height > metrics.viewport.height, "the why does not fit at \(size)")
+    let below = metrics.content.height - metrics.viewport.height
+    #expect(lines(app).contains { $0.contains("↓ \(below) more") })
+    #expect(!lines(app).contains { $0.contains(" …│") })
+    app.send(.focusNextPressed)
+    #expect(app.state.focus == .about)
+    app.send(.scrollKeyPressed(.bottom))
+    #expect(app.state.scroll[.about] == ScrollPosition(y: below))
+    // The last words of why it leaks and the actions are on screen now.
+    let entry = try #require(app.state.selectedEntry)
+    let notes = ScenarioNotesView.lines(entry, width: metrics.viewport.width).map(\.0)
+    let shown = lines(app).joined(separator: "\n")
+    for line in notes.suffix(metrics.viewport.height) where !line.isEmpty {
+      #expect(shown.contains(line), "\(line)")
+    }
+    app.send(.moveUpPressed)
+    #expect(app.state.scroll[.about] == ScrollPosition(y: below - 1))
+    // Another scenario's notes start at their top.
+    app.send(.focusPreviousPressed, .moveDownPressed)
+    #expect(app.state.scroll[.about] == nil)
+  }
+
+  @Test func aClickFocusesTheAboutPaneAndTheWheelScrollsIt() {
+    let app = app()
+    let layout = AppLayout(size: app.state.screenSize, state: app.state)
+    let inside = Point(x: layout.about.minX + 2, y: layout.about.minY + 2)
+    app.model.handle(.mouse(MouseEvent(.press, at: inside)))
+    #expect(app.state.focus == .about)
+    app.model.handle(.mouse(MouseEvent(.wheelDown, at: inside)))
+    #expect(app.state.scroll[.about] == ScrollPosition(y: 3))
+  }
+
+  /// Defect 3: a long step was clipped and `→` offered a sideways scroll.
+  @Test func theDetectorsDetailsWrapToItsWidthSoNothingScrollsSideways() throws {
+    let app = app()
+    app.send(.scenarioSelected(id: "notification-observer"), .openKeyPressed)
+    app.send(.actionKeyPressed(1), .closeKeyPressed)
+    app.advance(.seconds(1))
+    let metrics = try #require(PaneMetrics.of(.detector, in: app.state))
+    #expect(metrics.content.width <= metrics.viewport.width)
+    let details = OverlayView.detailContent(app.state, width: 30).lines.map(\.0)
+    #expect(details.allSatisfy { $0.displayWidth <= 30 }, "\(details.filter { $0.displayWidth > 30 })")
+    #expect(!lines(app).contains { $0.hasSuffix("→ ─┘") || $0.contains(" → ─") })
+  }
+
+  /// Defect 5: `g`/`G` scrolled the detector without its cursor.
+  @Test func gAndGMoveTheDetectorsCursorAndEExplainsTheLeakUnderIt() {
+    let app = app()
+    app.send(.scenarioSelected(id: "viper-module"), .openKeyPressed)
+    app.send(.actionKeyPressed(1), .closeKeyPressed)
+    app.advance(.seconds(1))
+    let count = app.state.report.leaks.count
+    #expect(count == 3)
+    app.send(.focusNextPressed, .focusNextPressed, .focusNextPressed)
+    #expect(app.state.focus == .detector)
+    app.send(.scrollKeyPressed(.bottom))
+    #expect(app.state.selectedLeakIndex == count - 1)
+    let last = app.state.report.leaks[count - 1].name
+    #expect(lines(app).contains { $0.contains("│\(last) ") })
+    app.send(.explainKeyPressed)
+    #expect(app.state.explainedLeakIndex == count - 1)
+    app.send(.closeKeyPressed, .scrollKeyPressed(.top))
+    #expect(app.state.selectedLeakIndex == 0)
+  }
+
+  @Test func scrollingTheDetectorKeepsItsCursorOnALeakInView() throws {
+    let app = app()
+    app.send(.scenarioSelected(id: "viper-module"), .openKeyPressed)
+    app.send(.actionKeyPressed(1), .closeKeyPressed)
+    app.advance(.seconds(1))
+    app.send(.focusNextPressed, .focusNextPressed, .focusNextPressed)
+    app.send(.scrollKeyPressed(.pageDown), .scrollKeyPressed(.pageDown))
+    let metrics = try #require(PaneMetrics.of(.detector, in: app.state))
+    let rows = OverlayView.detailContent(app.state, width: metrics.viewport.width).leakRows
+    let shown = metrics.position.y..<(metrics.position.y + metrics.viewport.height)
+    #expect(metrics.position.y > 0)
+    #expect(rows[app.state.selectedLeakIndex].overlaps(shown))
+  }
+
+  /// Defect 5: with another scenario selected, `e` in the detector said "has not run yet".
+  @Test func eInTheDetectorExplainsItsLeakWhateverTheCatalogueSelects() {
+    let app = app()
+    app.send(.scenarioSelected(id: "alert-action-capture"), .openKeyPressed)
+    app.send(.actionKeyPressed(1), .actionKeyPressed(2), .closeKeyPressed)
+    app.advance(.seconds(1))
+    app.send(.moveDownPressed)
+    #expect(app.state.isSelectionAnotherScenario)
+    app.send(.focusNextPressed, .focusNextPressed, .focusNextPressed, .moveDownPressed, .explainKeyPressed)
+    #expect(lines(app).contains { $0.contains("2 of 2: DraftsScreen#1") })
+    #expect(!lines(app).contains { $0.contains("has not run yet") })
+  }
+
+  /// Defect 7: `StrongOutputProfileInteracto` / `r: …` at 80 columns.
+  @Test(arguments: Catalogue.all.map(\.id))
+  func theCodePaneNeverBreaksAnIdentifierThatFitsOnALine(id: String) throws {
+    let scenario = try #require(Catalogue.scenario(id: id))
+    for width in 26...40 {
+      for line in scenario.code.lines {
+        let parts = CodePaneView.wrap(line.text, width: width)
+        let identifiers = line.text.split { !($0.isLetter || $0.isNumber || $0 == "_") }
+        for identifier in identifiers where identifier.count <= width - 8 {
+          #expect(parts.contains { $0.contains(identifier) }, "\(id) at \(width): \(identifier) in \(parts)")
+        }
+      }
+    }
   }
 }

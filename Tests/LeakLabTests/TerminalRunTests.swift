@@ -45,8 +45,9 @@ struct TerminalRunTests {
     #expect(run.output.hasSuffix("2 passed, 1 failed\n"))
   }
 
-  @Test func jobsMustBePositive() throws {
-    let run = try LeakLabBinary.run(["run", "--terminal", "--jobs", "0", "x.leaklab"])
+  @Test(arguments: ["0", "-2"])
+  func jobsMustBePositive(jobs: String) throws {
+    let run = try LeakLabBinary.run(["run", "--terminal", "--jobs", jobs, "x.leaklab"])
     #expect(run.status == 2)
     #expect(run.error.contains("--jobs must be at least 1"))
   }

@@ -11,7 +11,8 @@ import TextGrid
 @Suite(.enabled(if: TmuxSession.isAvailable, "tmux is not installed (apt-get install tmux)"))
 struct TooSmallEndToEndTests {
   @Test func keysDoNothingBehindTheTooSmallMessageAndQQuits() throws {
-    let session = try TmuxSession(command: [LeakLabBinary.path], size: Size(width: 60, height: 20))
+    let session = try TmuxSession(
+      command: [LeakLabBinary.path], size: Size(width: 60, height: 20), environment: ["LEAKLAB_TOUR": "off"])
     defer { session.kill() }
     let small = try session.waitFor(text: "60×20, needs 80×24")
     #expect(small.contains { $0.contains("enlarge it, or q quits") })

@@ -20,7 +20,7 @@ import func LeakLabTestSupport.waitForDeallocation
       let screen = CartScreen(mode: mode)
       parts.keep("CartScreen", screen)
       #expect(tap("Add item", in: screen))
-      #expect(screen.totalLabel.text == "1 items, 5 EUR")
+      #expect(screen.totalLabel.text == "Items: 1, 5 EUR")
     }
     #expect(parts.alive == (mode == .strong ? ["CartScreen"] : []))
   }

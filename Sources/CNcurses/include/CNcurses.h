@@ -6,6 +6,14 @@
 
 #ifndef NCURSES_WIDECHAR
 #define NCURSES_WIDECHAR 1
+/// Makes a SIGWINCH also write a byte to a pipe (after curses' own handler,
+/// which makes the next wgetch return KEY_RESIZE), so that a loop asleep
+/// elsewhere than in wgetch wakes; returns the pipe's read end (-1 on failure).
+/// Call after cn_newterm, which installs curses' handler.
+int cn_install_resize_wakeup(void);
+/// Reads away the bytes waiting in the resize pipe.
+void cn_drain_resize_wakeup(void);
+
 #endif
 #include <ncursesw/curses.h>
 #include <stdbool.h>
@@ -28,6 +36,7 @@ SCREEN *cn_newterm(const char *type);
 
 /// Turns on mouse reporting for button-1 presses and releases and the wheel,
 /// with no click-interval delay; returns whether the terminal reports the mouse.
+/// Also keeps the bytes that turn it off, which the signal handlers send.
 bool cn_enable_mouse(void);
 /// Reads the mouse event behind a KEY_MOUSE: stores its cell in `x`, `y` and
 /// returns 0 for a press, 1 a release, 2 wheel up, 3 wheel down, -1 anything else.
@@ -55,5 +64,13 @@ void cn_set_active(bool active);
 /// Restores the terminal with endwin if curses is active (and clears the screen
 /// when the terminal has no alternate screen, as vt100); safe to call twice.
 void cn_restore(void);
+
+/// Makes a SIGWINCH also write a byte to a pipe (after curses' own handler,
+/// which makes the next wgetch return KEY_RESIZE), so that a loop asleep
+/// elsewhere than in wgetch wakes; returns the pipe's read end (-1 on failure).
+/// Call after cn_newterm, which installs curses' handler.
+int cn_install_resize_wakeup(void);
+/// Reads away the bytes waiting in the resize pipe.
+void cn_drain_resize_wakeup(void);
 
 #endif
