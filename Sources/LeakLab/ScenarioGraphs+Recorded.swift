@@ -632,13 +632,13 @@ extension ScenarioGraphs {
         {
           "culprit" : false,
           "from" : "TickerScreen_1",
-          "label" : "task._task",
+          "label" : "task",
           "strength" : "strong",
-          "to" : "heap_object"
+          "to" : "Task"
         },
         {
           "culprit" : false,
-          "from" : "heap_object",
+          "from" : "Task",
           "label" : "word 32",
           "strength" : "conservative",
           "to" : "closure_1"
@@ -671,11 +671,11 @@ extension ScenarioGraphs {
         {
           "details" : [
           ],
-          "id" : "heap_object",
+          "id" : "Task",
           "kind" : "other",
           "leaked" : false,
           "root" : false,
-          "title" : "heap object"
+          "title" : "Task"
         },
         {
           "details" : [

@@ -106,7 +106,7 @@ final class ReflectionEngine: Sendable {
               }
               // A word no metadata names costs more than a named reference:
               // of two equally short cycles, the one Swift metadata names wins.
-              return (target: edge.target, edge: edge, cost: edge.isConservative ? 3 : 1)
+              return (target: edge.target, edge: edge, cost: edge.cost)
             }
           }
           report.visited += outcome.visited

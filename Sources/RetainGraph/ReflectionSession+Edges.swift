@@ -114,10 +114,19 @@ extension ReflectionSession {
       }
     }
     tailCopy.withUnsafeBytes {
-      scanWords($0, firstWord: covered / 8, of: address, prefix: prefix, skipping: known, into: &edges)
+      scanWords(
+        $0, firstWord: covered / 8, of: address, prefix: prefix, skipping: known, cost: Self.tailWordCost,
+        into: &edges)
     }
     return layout
   }
+
+  /// What following a word of an object's tail (memory past its fields no
+  /// metadata describes: a `ManagedBuffer`'s elements, CoreFoundation's
+  /// memory) costs a cycle search: more than a word of a field of unknown
+  /// layout, whose bytes the object wrote (a tail keeps its unused capacity's
+  /// stale words).
+  static let tailWordCost = 5
 
   /// The bytes of a collection storage's header (a hashed storage's, the
   /// longer): what its extent is computed from.
@@ -212,8 +221,8 @@ extension ReflectionSession {
   /// object at `address` on) that holds the address of a Swift object.
   private func scanWords(
     _ bytes: UnsafeRawBufferPointer, firstWord: Int, of address: UInt, prefix: String,
-    skipping known: Set<UInt>,
-    closuresOnly: Bool = false, into edges: inout [RawEdge]
+    skipping known: Set<UInt>, closuresOnly: Bool = false, cost: Int = RawEdge.conservativeCost,
+    into edges: inout [RawEdge]
   ) {
     var seen = known
     for index in 0..<bytes.count / 8 {
@@ -223,10 +232,11 @@ extension ReflectionSession {
         let layout = layout(ofObjectAt: candidate), !closuresOnly || layout.kind == .closureContext
       else { continue }
       seen.insert(candidate)
-      edges.append(
-        RawEdge(
-          label: Slot.join(prefix, "word \(firstWord + index)"), target: candidate, strength: .strong,
-          isConservative: true, function: 0))
+      var edge = RawEdge(
+        label: Slot.join(prefix, "word \(firstWord + index)"), target: candidate, strength: .strong,
+        isConservative: true, function: 0)
+      edge.cost = cost
+      edges.append(edge)
     }
   }
 }
@@ -256,4 +266,19 @@ struct RawEdge {
   var isConservative: Bool
   /// The closure's function pointer when the reference is a closure value, else 0.
   var function: UInt
+  /// What following it costs a search: 1 for a reference metadata names,
+  /// more for a word that only looks like one.
+  var cost: Int
+
+  init(label: String, target: UInt, strength: ReferenceStrength, isConservative: Bool, function: UInt) {
+    self.label = label
+    self.target = target
+    self.strength = strength
+    self.isConservative = isConservative
+    self.function = function
+    cost = isConservative ? Self.conservativeCost : 1
+  }
+
+  /// What a conservative word costs (a named reference costs 1).
+  static let conservativeCost = 3
 }
