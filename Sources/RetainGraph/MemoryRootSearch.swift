@@ -152,8 +152,12 @@ enum MemoryRootSearch {
         return ObjectInfo(
           address: address, typeName: type.name, name: "\(type.name) (\(size))", kind: .mallocBlock)
       }
-      if kind == .object { metadata[address] = model.snapshot.heap.firstWord(of: block) }
       let typeName = kind == .closureContext ? "closure" : model.displayName(of: block)
+      // A program's objects get the caller's names (`Timer#1`); CoreFoundation's
+      // objects behind Foundation's bridge classes keep their CF type's name.
+      if kind == .object, !SwiftTypes.isCoreFoundationBridge(model.type(of: block).name) {
+        metadata[address] = model.snapshot.heap.firstWord(of: block)
+      }
       return ObjectInfo(address: address, typeName: typeName, kind: ObjectKind(kind))
     }
     let first = path.blocks[0]

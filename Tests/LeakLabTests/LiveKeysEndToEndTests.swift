@@ -57,22 +57,8 @@ struct LiveKeysEndToEndTests {
   /// timers all the time (libdispatch moves its timer heap's array with
   /// them), names the dispatch source's leak from libdispatch's global, as
   /// `leaklab explain` does headless.
-  ///
-  /// In two app processes at most: a stale word can give one process a
-  /// shorter false path (measured, 2 full runs in 10 on a loaded machine: a
-  /// cached key path's word pointing at the Block), a documented limit of a
-  /// conservative scan; a second process has other stale words.
   @Test(.memoryViewSupported) func aDispatchSourceLeakIsExplainedFromLibdispatchsGlobalInTheLiveApp() throws {
-    var failure: (any Error)?
-    for _ in 0..<2 {
-      do {
-        try explainTheDispatchSourceLeakFromTheTimerHeap()
-        return
-      } catch {
-        failure = error
-      }
-    }
-    throw failure!
+    try explainTheDispatchSourceLeakFromTheTimerHeap()
   }
 
   private func explainTheDispatchSourceLeakFromTheTimerHeap() throws {

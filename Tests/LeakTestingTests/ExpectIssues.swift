@@ -6,9 +6,8 @@ import Testing
 final class RecordedIssues: Sendable {
   private let storage = Mutex<[(message: String, line: Int?)]>([])
 
-  func append(_ issue: Issue, expected: [String]) {
-    let message = withoutIncidentalRootPath(
-      issue.comments.map(\.rawValue).joined(separator: "\n"), expected: expected)
+  func append(_ issue: Issue) {
+    let message = issue.comments.map(\.rawValue).joined(separator: "\n")
     storage.withLock { $0.append((message, issue.sourceLocation?.line)) }
   }
 
@@ -18,8 +17,8 @@ final class RecordedIssues: Sendable {
 
 /// Runs `body` and expects it to record exactly the issues `expected`, in
 /// order, and nothing else: each one is a known issue only if its message is
-/// one of `expected` (see ``withoutIncidentalRootPath(_:expected:)``). With
-/// nothing expected, any issue fails the test.
+/// one of `expected`, word for word. With nothing expected, any issue fails
+/// the test.
 @MainActor
 @discardableResult
 func expectIssues(
@@ -33,9 +32,8 @@ func expectIssues(
   withKnownIssue(sourceLocation: sourceLocation) {
     body()
   } matching: { issue in
-    recorded.append(issue, expected: expected)
-    let message = issue.comments.map(\.rawValue).joined(separator: "\n")
-    return expected.contains(withoutIncidentalRootPath(message, expected: expected))
+    recorded.append(issue)
+    return expected.contains(issue.comments.map(\.rawValue).joined(separator: "\n"))
   }
   #expect(recorded.messages == expected, sourceLocation: sourceLocation)
   return recorded
@@ -56,9 +54,8 @@ func expectIssues(
   await withKnownIssue(sourceLocation: sourceLocation) {
     await body()
   } matching: { issue in
-    recorded.append(issue, expected: expected)
-    let message = issue.comments.map(\.rawValue).joined(separator: "\n")
-    return expected.contains(withoutIncidentalRootPath(message, expected: expected))
+    recorded.append(issue)
+    return expected.contains(issue.comments.map(\.rawValue).joined(separator: "\n"))
   }
   #expect(recorded.messages == expected, sourceLocation: sourceLocation)
   return recorded

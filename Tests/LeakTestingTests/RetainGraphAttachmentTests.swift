@@ -16,7 +16,7 @@ import Testing
           leaked = holder
         }, explain: retainPathWithDOT)
     } matching: { issue in
-      recorded.append(issue, expected: [])
+      recorded.append(issue)
       return true
     }
     leaked?.breakCycle()
@@ -45,7 +45,7 @@ import Testing
     withKnownIssue {
       assertDeallocation(of: { holder }, explain: retainPathWithDOT)
     } matching: { issue in
-      recorded.append(issue, expected: ["ClosureHolder is still alive after it should have deallocated"])
+      recorded.append(issue)
       return true
     }
     #expect(recorded.messages == ["ClosureHolder is still alive after it should have deallocated"])

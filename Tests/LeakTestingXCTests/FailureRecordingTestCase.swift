@@ -70,13 +70,12 @@ class FailureRecordingTestCase: XCTestCase {
   }
 
   /// Checks that the failures recorded have exactly the messages
-  /// `expected`, in order (an incidental root path left out: see
-  /// ``withoutIncidentalRootPath(_:expected:)``).
+  /// `expected`, in order, word for word.
   func assertMessages(
     _ failures: [RecordedFailure], _ expected: [String], file: StaticString = #filePath, line: UInt = #line
   ) {
     XCTAssertEqual(
-      failures.map { withoutIncidentalRootPath($0.message, expected: expected) }, expected, file: file,
+      failures.map(\.message), expected, file: file,
       line: line)
   }
 

@@ -9,8 +9,10 @@ import Testing
 /// Leaks whose retainers are Foundation and Dispatch themselves, each in a
 /// leaky and a fixed form, explained with no roots registered: the leaky
 /// form's path names the real culprit from a true root, the fixed form's
-/// object is gone.
-@Suite(.serialized, .memoryViewSupported) struct RealLibraryRootTests {
+/// object is gone. In a process of its own: which path from a true root is
+/// cheapest depends on what other tests left on run loops and queues.
+@Suite(.serialized, .memoryViewSupported, .inProcessOfItsOwn("RealLibraryRootTests"))
+struct RealLibraryRootTests {
   final class Owner: NSObject, URLSessionDelegate, @unchecked Sendable {
     var timer: Timer?
     var source: (any DispatchSourceTimer)?
@@ -44,45 +46,15 @@ import Testing
 
   // MARK: Timer
 
-  /// Run in a process of its own: in the shared test process, which path from
-  /// a true root is cheapest depends on what other tests left on run loops
-  /// (in 2 of 5 full runs no global root was found beside the cycle; alone,
-  /// every time).
   @Test func aRepeatingTimersBlockIsHeldThroughItsRunLoop() throws {
-    guard ProcessInfo.processInfo.environment[Self.aloneVariable] != nil else {
-      let run = try Self.runAlone("aRepeatingTimersBlockIsHeldThroughItsRunLoop")
-      #expect(
-        run.status == 0 && run.output.contains("Test aRepeatingTimersBlockIsHeldThroughItsRunLoop() passed"),
-        "\(run.output)")
-      return
-    }
     let owner = Owner()
     owner.timer = Timer.scheduledTimer(withTimeInterval: 100, repeats: true) { _ in owner.tick() }
     defer { owner.timer?.invalidate() }
     let path = try rootPath(of: owner)
-    // Usually `global __CFRunLoops in libFoundation.so`; the thread's own
-    // storage or a stack holding its run loop are true roots as well.
+    #expect(path.start.name == "global __CFRunLoops in libFoundation.so", "\(path)")
     let names = path.steps.map(\.target.name)
     for step in ["CFRunLoopMode", "CFRunLoopTimer", "Timer"] { #expect(names.contains(step), "\(path)") }
     #expect(path.description.contains("Timer → _fire: closure in"), "\(path)")
-  }
-
-  static let aloneVariable = "LEAKLAB_TEST_ALONE"
-
-  /// Runs one test of this suite in a new process of the test bundle (Swift
-  /// Testing), and returns its exit status and output.
-  static func runAlone(_ test: String) throws -> (status: Int32, output: String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
-    process.arguments = ["--testing-library", "swift-testing", "--filter", "RealLibraryRootTests/\(test)"]
-    process.environment = ProcessInfo.processInfo.environment.merging([aloneVariable: "1"]) { $1 }
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    process.standardError = pipe
-    try process.run()
-    let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
-    return (process.terminationStatus, output)
   }
 
   @Test func aTimerWhoseBlockCapturesWeaklyLetsItsOwnerGo() {
@@ -122,9 +94,7 @@ import Testing
     armed.wait()
     probe.cancel()
     let path = try rootPath(of: owner)
-    // Usually `global _dispatch_timers_heap` (the armed timer); the global
-    // queue it targets holds the source too.
-    #expect(path.start.name.hasPrefix("global "), "\(path)")
+    #expect(path.start.name.hasPrefix("global _dispatch_timers_heap"), "\(path)")
     #expect(path.steps.last?.target.name == "Owner")
     #expect(path.steps.dropLast().last?.target.name.hasPrefix("Block") == true, "the handler: \(path)")
   }
@@ -268,3 +238,7 @@ let pendingWork: OperationQueue = {
   queue.isSuspended = true
   return queue
 }()
+
+@Test(.memoryViewSupported, .runsSuitesAlone) func realLibraryRootTestsPassInAProcessOfTheirOwn() throws {
+  try ProcessOfItsOwn.expectPasses("RetainGraphTests.RealLibraryRootTests")
+}

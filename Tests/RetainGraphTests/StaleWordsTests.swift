@@ -7,7 +7,10 @@ import Testing
 /// Words of a heap block that its owner has not written keep what the block
 /// held before: they hold nothing. Each test builds an object over a block
 /// whose every word points at a victim.
-@Suite struct StaleWordsTests {
+///
+/// In a process of its own: a memory search's answer depends on what else
+/// lives in the process.
+@Suite(.serialized, .inProcessOfItsOwn("StaleWordsTests")) struct StaleWordsTests {
   final class Captured: Sendable {}
   /// Of an unusual size: its address is unlikely to be a recycled one whose
   /// stale copies linger elsewhere (other threads' stacks, libraries' buffers).
@@ -67,3 +70,7 @@ import Testing
 
 /// A Block a global holds (a root).
 nonisolated(unsafe) var staleWordsBlock: (@convention(block) () -> Void)?
+
+@Test(.runsSuitesAlone) func staleWordsTestsPassInAProcessOfTheirOwn() throws {
+  try ProcessOfItsOwn.expectPasses("RetainGraphTests.StaleWordsTests")
+}
