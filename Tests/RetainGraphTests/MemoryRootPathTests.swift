@@ -58,9 +58,8 @@ struct MemoryRootPathTests {
       Issue.record("expected nothing visible, got \(explanation)")
       return
     }
-    #expect(
-      explanation.notVisibleReason == "only the caller's own variables hold it (its stack, or the frames of its task)",
-      "\(explanation)")
+    let reason = "only the caller's own variables hold it (its stack, or the frames of its task)"
+    #expect(explanation.notVisibleReason == reason, "\(explanation)")
   }
 
   @Test func aWeakReferenceFromAGlobalDoesNotHold() {
