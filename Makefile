@@ -6,7 +6,7 @@ SWIFT ?= swift
 BUILD_FLAGS ?=
 LINT_PATHS := Package.swift Sources Tools Tests Scenarios
 
-.PHONY: run install test test-unit test-terminal test-asan test-tsan test-fuzz build-asan build-tsan fuzz-build \
+.PHONY: run install test test-quick test-stages build-instrumented test-unit test-terminal test-asan test-tsan test-fuzz build-asan build-tsan fuzz-build \
 	run-asan run-tsan run-fuzz fuzz stress oracle leaks-oracle run-oracles lint format bench lint-bench-tree deps build clean docs-images
 
 ## run: build and start the leaklab terminal app (ARGS="check --json" runs a command;
@@ -47,14 +47,23 @@ LEAKS = "$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/leaklab" leaks \
 ## instrumented builds (each in its own build folder) run side by side, filling
 ## each other's single-core phases; every test run, several of which wait in
 ## real time, runs alone.
+TEST_STAGES := test-unit test-terminal build-instrumented run-asan run-tsan run-fuzz run-oracles
 test: deps
-	$(MAKE) test-unit
-	$(MAKE) test-terminal
+	@for stage in $(TEST_STAGES); do $(MAKE) $$stage || exit 1; done
+
+## test-quick: the inner loop: the unit suite of the debug build (both test
+## libraries), without the leak gate, the scripts or the instrumented builds
+test-quick: deps
+	$(SWIFT) build $(BUILD_FLAGS) --build-tests
+	$(SWIFT) test $(BUILD_FLAGS) --skip-build
+
+## test-stages: the stages `make test` runs, in order (Tools/suite-runs times each)
+test-stages:
+	@echo $(TEST_STAGES)
+
+# The three instrumented builds (each in its own build folder) side by side.
+build-instrumented:
 	$(MAKE) -j3 build-asan build-tsan fuzz-build
-	$(MAKE) run-asan
-	$(MAKE) run-tsan
-	$(MAKE) run-fuzz
-	$(MAKE) run-oracles
 
 ## test-unit: the unit suite under `leaklab leaks` and the headless step scripts (debug build)
 test-unit: deps
@@ -92,20 +101,23 @@ test-asan: build-asan
 test-tsan: build-tsan
 	$(MAKE) run-tsan
 
+# Instrumented builds leave the lint, swift-syntax and the benchmarks out (Package.swift).
+INSTRUMENTED := LEAKLAB_INSTRUMENTED=1
+
 build-asan: deps
-	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan
+	$(INSTRUMENTED) $(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan
 
 run-asan:
-	$(ASAN_ENV) $(SWIFT) test --skip-build --scratch-path .build-asan
+	$(INSTRUMENTED) $(ASAN_ENV) $(SWIFT) test --skip-build --scratch-path .build-asan
 
 build-tsan: deps
-	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
+	$(INSTRUMENTED) $(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
 
 run-tsan:
-	$(TSAN_ENV) $(SWIFT) test --skip-build --scratch-path .build-tsan
+	$(INSTRUMENTED) $(TSAN_ENV) $(SWIFT) test --skip-build --scratch-path .build-tsan
 
 # libFuzzer binaries (swiftc -sanitize=fuzzer, with AddressSanitizer) in .build-fuzz.
-FUZZ_BUILD := $(SWIFT) build --scratch-path .build-fuzz --sanitize=address \
+FUZZ_BUILD := $(INSTRUMENTED) $(SWIFT) build --scratch-path .build-fuzz --sanitize=address \
 	-Xswiftc -sanitize=fuzzer -Xswiftc -DLEAKLAB_FUZZ
 FUZZ_RUNS ?= 3000
 FUZZ_SECONDS ?= 600

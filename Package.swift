@@ -8,6 +8,12 @@ import PackageDescription
 // Everything else (the app's own targets, tools for tests, the oracle and
 // benchmarks) is internal. Targets are grouped below: libraries, the app,
 // tools, tests. docs/architecture.md has the direction of dependencies.
+//
+// Instrumented builds (`LEAKLAB_INSTRUMENTED=1`: ASan and TSan in `make test`)
+// leave out what they do not exercise: the lint and swift-syntax, and the
+// benchmarks. `leaklab` is built there without its `lint` command.
+let instrumented = Context.environment["LEAKLAB_INSTRUMENTED"] != nil
+
 let package = Package(
   name: "LeakLab",
   platforms: [.macOS(.v15)],
@@ -273,4 +279,18 @@ for target in package.targets where target.type != .system {
   settings.append(.swiftLanguageMode(.v6))
   settings.append(.enableUpcomingFeature("ExistentialAny"))
   target.swiftSettings = settings
+}
+
+if instrumented {
+  let lintOnly: Set<String> = ["LeakLint", "LeakLintTests", "LeakLabBenchmarks", "LintPrecision"]
+  package.targets.removeAll { lintOnly.contains($0.name) }
+  package.products.removeAll { $0.name == "LeakLint" }
+  package.dependencies.removeAll { $0.url?.hasSuffix("/swift-syntax") == true }
+  for target in package.targets where ["leaklab", "LeakLabTests"].contains(target.name) {
+    target.dependencies.removeAll {
+      if case .byNameItem(let name, _) = $0 { return name == "LeakLint" }
+      return false
+    }
+    target.swiftSettings = (target.swiftSettings ?? []) + [.define("LEAKLAB_WITHOUT_LINT")]
+  }
 }

@@ -4,6 +4,13 @@ import LeakLab
 import RetainGraph
 import StepScripts
 
+/// `leaklab lint`, left out of instrumented builds (see Package.swift).
+#if LEAKLAB_WITHOUT_LINT
+  private let lintCommand: [any ParsableCommand.Type] = []
+#else
+  private let lintCommand: [any ParsableCommand.Type] = [LintCommand.self]
+#endif
+
 /// `leaklab`: the terminal app by default; the other commands sit beside it.
 ///
 /// Each subcommand lives in its own file; adding one means adding a file and a
@@ -18,8 +25,8 @@ struct LeakLabCommand: ParsableCommand {
     version: LeakLabVersion.current,
     subcommands: [
       App.self, ListCommand.self, CheckCommand.self, Explain.self, Run.self, Trap.self, OracleCommand.self,
-      LeaksCommand.self, LeaksOracleCommand.self, LintCommand.self,
-    ],
+      LeaksCommand.self, LeaksOracleCommand.self,
+    ] + lintCommand,
     defaultSubcommand: App.self
   )
 

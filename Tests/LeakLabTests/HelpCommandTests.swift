@@ -18,7 +18,9 @@ import Testing
 /// Every command answers `--help` and `-h` with its own usage, including
 /// `leaks`, whose program arguments would otherwise swallow the flag.
 @Suite struct CommandHelpTests {
-  @Test(arguments: ["list", "check", "explain", "run", "oracle", "lint", "leaks", "leaks-oracle"])
+  @Test(
+    arguments: ["list", "check", "explain", "run", "oracle", "leaks", "leaks-oracle"]
+      + (LeakLabBinary.hasLint ? ["lint"] : []))
   func everyCommandPrintsItsUsage(command: String) throws {
     for flag in ["--help", "-h"] {
       let help = try LeakLabBinary.run([command, flag])

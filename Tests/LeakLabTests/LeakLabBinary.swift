@@ -6,6 +6,16 @@ import Synchronization
 enum LeakLabBinary {
   static let path = builtExecutable(named: "leaklab")
 
+  /// Whether this build has `leaklab lint`: instrumented builds leave the
+  /// lint and swift-syntax out (see Package.swift).
+  static var hasLint: Bool {
+    #if LEAKLAB_WITHOUT_LINT
+      false
+    #else
+      true
+    #endif
+  }
+
   /// Runs `leaklab` (or `executable`) with `arguments` outside a terminal,
   /// `environment` added to this process's; returns its status (the signal's
   /// number when one killed it) and output.

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `leaklab lint` as users run it: the real binary on real files.
-@Suite struct LintCommandTests {
+@Suite(.enabled(if: LeakLabBinary.hasLint)) struct LintCommandTests {
   /// A folder with one leaky and one clean file, made fresh for each test.
   private static func makeProject() throws -> URL {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent(

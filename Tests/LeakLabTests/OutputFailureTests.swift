@@ -12,13 +12,14 @@ import Testing
   static let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .appendingPathComponent("../../Sources/LeakClock").standardized.path
 
-  static let commands: [[String]] = [
-    ["list"], ["check"], ["check", "--json"], ["explain", "closure-capture"],
-    ["explain", "closure-capture", "--format", "json"],
-    ["explain", "closure-capture", "--format", "dot"], ["explain", "closure-capture", "--format", "mermaid"],
-    ["run", script], ["lint", sources], ["--help"],
-    ["--version"],
-  ]
+  static let commands: [[String]] =
+    [
+      ["list"], ["check"], ["check", "--json"], ["explain", "closure-capture"],
+      ["explain", "closure-capture", "--format", "json"],
+      ["explain", "closure-capture", "--format", "dot"],
+      ["explain", "closure-capture", "--format", "mermaid"],
+      ["run", script], ["--help"], ["--version"],
+    ] + (LeakLabBinary.hasLint ? [["lint", sources]] : [])
 
   @Test(arguments: commands)
   func aFullDiskIsAnErrorWithStatus74(arguments: [String]) throws {
