@@ -80,12 +80,14 @@ public struct Linter: Sendable {
     let (rootFindings, claimed) = RootHeldRules.findings(&context)
     var findings = rootFindings
     findings += ClosureCycleRule.findings(&context, claimed: claimed)
+    findings += TaskRules.findings(&context)
     phase("closure rules")
     findings += BackReferenceRule.findings(&context)
     phase("back references")
     let suppressions = files.map { Suppressions(text: $0.text) }
     let byPath = Dictionary(
       files.indices.map { (files[$0].path, $0) }, uniquingKeysWith: { first, _ in first })
+    // Sorted on every field: the same input gives the same output, byte for byte.
     return Array(Set(findings)).filter { finding in
       configuration.isEnabled(finding.rule)
         && !(byPath[finding.file].map { suppressions[$0].suppresses(finding.rule, line: finding.line) }

@@ -37,6 +37,26 @@ struct Resolution {
     }
   }
 
+  /// Where each function keeps its parameters (`present(request:)` keeps `request` in
+  /// `Presenter.request`), by function and parameter: emptying that storage lets the argument go.
+  func parameterStorage(function: Int, parameter: Int) -> [String] {
+    var keys: Set<String> = []
+    for sink in sinks {
+      guard let key = sink.storageKey,
+        sink.carried.contains(where: { $0 == .parameter(function: function, index: parameter) })
+      else { continue }
+      keys.insert(key)
+    }
+    return keys.sorted()
+  }
+
+  /// The functions a call reaches, each with the parameter its argument `argument` binds to.
+  func targetParameters(of callIndex: Int, argument: Int) -> [(function: Int, parameter: Int)] {
+    (targetsCache[callIndex] ?? []).compactMap { target in
+      argument < target.mapping.count ? (target.function, target.mapping[argument]) : nil
+    }
+  }
+
   /// A sink into a property of self that is emptied elsewhere: kept until then, not for good.
   private func isDrained(_ sink: Sink) -> Bool {
     guard sink.owner == .selfObject, let property = sink.property,
@@ -75,6 +95,10 @@ struct Resolution {
     switch call.known {
     case .receiverKeepsFirstArgument where targets.isEmpty || call.receiverIsCollection:
       return call.arguments.isEmpty ? [] : [0]
+    case .receiverKeepsClosures:
+      return call.arguments.indices.filter { argument in
+        call.arguments[argument].contains { if case .closure = $0 { true } else { false } }
+      }
     case .resultKeepsClosures, .subscription, .assignOn:
       return Array(call.arguments.indices)
     case .root, .storeIn:
@@ -108,11 +132,14 @@ struct Resolution {
       if case .resultKeepsClosures = call.known { continue }
       if call.known == .subscription || call.known == .assignOn { continue }
       for argument in keptArguments(of: position) {
-        result.append(
-          Sink(
-            owner: call.receiverOwner, carried: call.arguments[argument], position: call.position,
-            path: call.receiverPath, unit: call.unit, property: call.receiverProperty, via: describe(position)
-          ))
+        var sink = Sink(
+          owner: call.receiverOwner, carried: call.arguments[argument], position: call.position,
+          path: call.receiverPath, unit: call.unit, property: call.receiverProperty, via: describe(position))
+        sink.storageKey = call.receiverKey
+        sink.holderKey = call.receiverKey
+        sink.isStatic = call.receiverIsStatic
+        sink.derivedFrom = (position, argument)
+        result.append(sink)
       }
     }
     return result
