@@ -208,4 +208,51 @@ import Testing
       }
       """)
   }
+
+  @Test func aChildItsOwnerRemovesFromADictionaryWhenItClosesIsNotFlagged() {
+    expectFindings(
+      """
+      final class Multiplexer {
+        private var channels: [UInt32: ChildChannel] = [:]
+        func open(id: UInt32) {
+          let channel = ChildChannel(multiplexer: self)
+          self.channels[id] = channel
+        }
+        func childClosed(id: UInt32) { self.channels.removeValue(forKey: id) }
+      }
+      final class ChildChannel {
+        private let multiplexer: Multiplexer
+        init(multiplexer: Multiplexer) { self.multiplexer = multiplexer }
+      }
+      """)
+  }
+
+  @Test func aChildItsOwnerKeepsInADictionaryForGoodIsFlagged() {
+    expectFindings(
+      """
+      final class Multiplexer {
+        private var channels: [UInt32: ChildChannel] = [:]
+        func open(id: UInt32) {
+          let channel = ChildChannel(multiplexer: self)
+          self.channels[id] = channel
+        }
+      }
+      final class ChildChannel {
+        private let multiplexer: Multiplexer  // flagged
+        init(multiplexer: Multiplexer) { self.multiplexer = multiplexer }
+      }
+      """, rule: .strongBackReference)
+  }
+
+  @Test func aStoreThroughAValueOfUnknownTypeNamesNoOwnerWhenManyTypesHaveThatProperty() {
+    expectFindings(
+      """
+      final class Screen {
+        let timer = Ticker()
+        func start(_ box: Any) { (box as AnyObject).handler = self }
+      }
+      final class Ticker { var handler: Screen? }
+      final class Other { var handler: Screen? }
+      """)
+  }
 }

@@ -351,6 +351,10 @@ extension BodyWalker {
       guard let typeName = pathInfo(base)?.typeName else { return "?." + name }
       return (index.property(name, in: typeName)?.owner ?? typeName) + "." + name
     }
+    // `channels[id]` is kept in `channels`.
+    if let subscriptCall = expression.as(SubscriptCallExprSyntax.self) {
+      return storageKey(subscriptCall.calledExpression)
+    }
     return nil
   }
 

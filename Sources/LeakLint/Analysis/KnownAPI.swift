@@ -116,7 +116,8 @@ enum KnownAPI {
       return .root(.timer)
     case "scheduleRepeatedTask", "scheduleRepeatedAsyncTask": return .root(.timer)
     case "addObserver" where allLabels.contains("forName"): return .root(.observer)
-    case "setEventHandler", "setRegistrationHandler": return .root(.dispatchSource)
+    // A registration handler runs once and is let go: only the event handler is kept.
+    case "setEventHandler": return .root(.dispatchSource)
     default: return receiverKeeps.contains(name) ? .receiverKeepsFirstArgument : nil
     }
   }

@@ -35,6 +35,10 @@ enum BackReferenceRule {
   static func findings(_ context: inout RuleContext) -> [LintFinding] {
     let valueTypes = ValueTypes(index: context.index, facts: context.facts)
     let stores = Dictionary(grouping: context.facts.propertyStores, by: \.property)
+    var declaring: [String: Int] = [:]
+    for info in context.index.types.values where info.kind != .protocol {
+      for name in info.properties.keys { declaring[name, default: 0] += 1 }
+    }
     let edges = ownershipEdges(context, valueTypes: valueTypes, stores: stores)
     var findings: [LintFinding] = []
     for typeName in context.index.types.keys.sorted() {
@@ -47,8 +51,10 @@ enum BackReferenceRule {
         else {
           continue
         }
+        // A store through a value of unknown type (`x.handler = …`) is this property's only when no
+        // other type declares a property of that name.
         let relevant = (stores[name] ?? []).filter { store in
-          store.ownerType.map { valueTypes.related($0, typeName) } ?? true
+          store.ownerType.map { valueTypes.related($0, typeName) } ?? (declaring[name] == 1)
         }
         if let finding = ownerParameterFinding(property, in: typeName, stores: relevant, context: &context) {
           findings.append(finding)
