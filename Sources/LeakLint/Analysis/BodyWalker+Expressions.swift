@@ -83,8 +83,20 @@ extension BodyWalker {
     block.statements.last?.item.as(ExprSyntax.self)
   }
 
+  /// Whether `name` used as a value is one of self's methods. A delegate callback named after its
+  /// first parameter (`window(_ window: NSWindow, …)`, `tableView(_ tableView:…)`) is not what a
+  /// bare `window` means: that is a property the superclass (AppKit, UIKit) declares.
   private func isMethodReference(_ name: String) -> Bool {
-    index.hasMethod(name, in: unit.typeName) && index.property(name, in: unit.typeName) == nil
+    guard index.hasMethod(name, in: unit.typeName), index.property(name, in: unit.typeName) == nil else {
+      return false
+    }
+    let methods = index.supertypes(of: unit.typeName).flatMap {
+      index.functionsByMember[$0 + "." + name] ?? []
+    }
+    return methods.contains { function in
+      let first = index.functions[function].parameters.first
+      return !(first?.label == nil && first?.name == name)
+    }
   }
 
   /// A method used as a value (`handleResponse`, `self.refresh`): a closure that captures its receiver.
