@@ -74,7 +74,7 @@ enum BackReferenceRule {
           findings.append(
             context.finding(
               .strongBackReference, at: property.position,
-              "`\(name)` holds a \(target.name) strongly, and \(target.name) keeps this \(typeName) (\(chain)): a cycle.",
+              "`\(name)` holds \(article(target.name)) \(target.name) strongly, and \(target.name) keeps this \(typeName) (\(chain)): a cycle.",
               fix: "Declare it `weak var \(name)` (or `unowned`): it points back to an owner."))
           break
         }
@@ -119,6 +119,11 @@ enum BackReferenceRule {
     let declared = context.index.property(store.property, in: holder)?.shape.names ?? []
     let isProtocol = declared.contains { context.index.types[$0]?.kind == .protocol }
     return (injected(store, context) ? 0 : 2) + (isProtocol ? 1 : 0)
+  }
+
+  /// "a" or "an", as the type's name is said.
+  static func article(_ name: String) -> String {
+    name.first.map { "AEIOU".contains($0) } == true ? "an" : "a"
   }
 
   /// A value the holder's initializer is given (`init(handler:) { self.handler = handler }`): the
@@ -210,6 +215,8 @@ enum BackReferenceRule {
       }
     }
     var edges: [String: [Edge]] = [:]
+    // A property's edges are the same for the holder and each of its subclasses: worked out once.
+    var propertyEdges: [String: [Edge]] = [:]
     for typeName in index.types.keys.sorted() {
       guard let info = index.types[typeName], [.class, .actor, .unknown].contains(info.kind) else { continue }
       // Seen in code (`view.addSubview(form)`): tried first, so messages name it.
@@ -221,15 +228,19 @@ enum BackReferenceRule {
           guard let property = holderInfo.properties[name], property.keepsValue, !property.shape.isClosure,
             !context.facts.drainedProperties.contains(holder + "." + name)
           else { continue }
+          let key = holder + "." + name
+          if let known = propertyEdges[key] {
+            list += known
+            continue
+          }
           let score =
             isCandidate(property, in: holder, context: context)
             ? backScore(property, in: holder, stores: stores, valueTypes: valueTypes, context: context) : nil
-          let key = holder + "." + name
-          for target in heldTypes(
-            property, holder: holder, seen: held[key] ?? [], stores: stores, valueTypes: valueTypes)
-          {
-            list.append(Edge(to: target, label: "\(name): \(target)", property: key, score: score))
-          }
+          let made = heldTypes(
+            property, holder: holder, seen: held[key] ?? [], stores: stores, valueTypes: valueTypes
+          ).map { Edge(to: $0, label: "\(name): \($0)", property: key, score: score) }
+          propertyEdges[key] = made
+          list += made
         }
       }
       if !list.isEmpty { edges[typeName] = list }

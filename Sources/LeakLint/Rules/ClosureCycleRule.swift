@@ -151,7 +151,8 @@ enum ClosureCycleRule {
     guard cycle.contains(.selfObject) else {
       return context.finding(
         .capturedOwner, at: closure.position,
-        "\(name) keeps this closure (in \(keeper)\(via)) and the closure captures \(name) strongly: a cycle.")
+        "\(name) keeps this closure (\(sink.via.map { "`\(sink.path)`: \($0) keeps it" } ?? "in \(keeper)")) and the closure captures \(name) strongly: a cycle."
+      )
     }
     let rebound = closure.capturesReboundSelf ? " (the strong self of `guard let self`)" : ""
     if sink.isLazy {

@@ -41,7 +41,8 @@ enum RootHeldRules {
       }
       switch use.kind {
       case .delayed:
-        for (closure, root) in capturing {
+        // Only self: a view's model held for a delay is no screen outliving itself.
+        for (closure, root) in capturing where root == .selfObject {
           findings.append(
             context.finding(
               .delayedDispatch, at: context.facts.closures[closure].position,
