@@ -48,15 +48,15 @@ public struct Linter: Sendable {
     }
     let parsed = files.map { file in
       let tree = Parser.parse(source: file.text)
-      return (file, tree, SourceLocationConverter(fileName: file.path, tree: tree))
+      return (file, tree, LineTable(file.text))
     }
     phase("parse")
     var index = TypeIndex()
     // The builders and walkers take the index or facts over and hand them
     // back; dropping our copy first keeps them uniquely referenced, so adding
     // to them never copies what earlier files added.
-    for (position, (_, tree, converter)) in parsed.enumerated() {
-      let builder = IndexBuilder(index: index, file: position, converter: converter)
+    for (position, (_, tree, lines)) in parsed.enumerated() {
+      let builder = IndexBuilder(index: index, file: position, lines: lines)
       index = TypeIndex()
       builder.walk(tree)
       index = builder.takeIndex()
@@ -68,7 +68,7 @@ public struct Linter: Sendable {
     var nextLocal = 0
     for unit in index.units {
       let walker = BodyWalker(
-        unit: unit, index: index, facts: facts, converter: parsed[unit.file].2, nextLocal: nextLocal)
+        unit: unit, index: index, facts: facts, lines: parsed[unit.file].2, nextLocal: nextLocal)
       facts = LintFacts()
       facts = walker.run()
       nextLocal = walker.nextLocal

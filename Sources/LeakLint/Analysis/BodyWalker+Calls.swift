@@ -51,8 +51,14 @@ extension BodyWalker {
     var newTasks: [Int] = []
     var newUses: [Int] = []
     if let receiver {
-      flow.receiverKey = storageKey(receiver)
-      flow.receiverIsStatic = isStaticPath(receiver) || isStaticType(receiver)
+      // Where the receiver keeps things matters only for a call that may keep an argument or end
+      // what a receiver keeps; most calls pass nothing the analysis tracks.
+      if arguments.contains(where: { !$0.isEmpty }) || KnownAPI.teardownCalls.contains(name)
+        || KnownAPI.drainingCalls.contains(name)
+      {
+        flow.receiverKey = storageKey(receiver)
+        flow.receiverIsStatic = isStaticPath(receiver) || isStaticType(receiver)
+      }
       let path = pathInfo(receiver)
       flow.receiverOwner = path?.root
       flow.receiverType = path?.typeName

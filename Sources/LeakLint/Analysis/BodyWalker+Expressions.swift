@@ -265,6 +265,8 @@ extension BodyWalker {
   /// Records a value assigned to a property (`form.delegate = self`, `self.parent = parent`), with the
   /// declared type of the object whose property it is.
   private func recordPropertyStore(_ target: ExprSyntax, _ value: [Carried], _ expression: ExprSyntax?) {
+    // A literal (`x.count = 0`, `label.text = "…"`) stores no object.
+    guard !value.isEmpty || expression.map({ lastMemberName($0) != nil }) == true else { return }
     let target = target.unwrapped
     var store: PropertyStore
     if let member = target.as(MemberAccessExprSyntax.self), let base = member.base {

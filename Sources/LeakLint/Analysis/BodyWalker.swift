@@ -13,7 +13,7 @@ final class BodyWalker: SyntaxVisitor {
   let unit: AnalysisUnit
   let index: TypeIndex
   var facts: LintFacts
-  let converter: SourceLocationConverter
+  let lines: LineTable
   var scopes = ScopeStack()
   struct ActiveClosure {
     var closure: Int
@@ -32,12 +32,12 @@ final class BodyWalker: SyntaxVisitor {
   var memberObjectBindings: [String: Binding] = [:]
 
   init(
-    unit: AnalysisUnit, index: TypeIndex, facts: LintFacts, converter: SourceLocationConverter, nextLocal: Int
+    unit: AnalysisUnit, index: TypeIndex, facts: LintFacts, lines: LineTable, nextLocal: Int
   ) {
     self.unit = unit
     self.index = index
     self.facts = facts
-    self.converter = converter
+    self.lines = lines
     self.nextLocal = nextLocal
     super.init(viewMode: .sourceAccurate)
   }
@@ -87,7 +87,7 @@ final class BodyWalker: SyntaxVisitor {
   }
 
   func position(_ node: some SyntaxProtocol) -> SourcePosition {
-    let location = converter.location(for: node.positionAfterSkippingLeadingTrivia)
+    let location = lines.location(of: node.positionAfterSkippingLeadingTrivia)
     return SourcePosition(file: unit.file, line: location.line, column: location.column)
   }
 

@@ -67,22 +67,24 @@ final class ValueTypes {
     if let known = parameterCache[function]?[position] { return known }
     guard inProgress.insert([function, position]).inserted else { return [] }
     defer { inProgress.remove([function, position]) }
+    // Cached even when a cycle of calls cut it short: what callers pass is read once.
     let declaration = index.functions[function]
     let key = declaration.name == "init" ? "init:" + (declaration.owner ?? "") : declaration.name
     var result: Set<TypeRef> = []
     for callIndex in callsByName[key] ?? [] {
-      let call = facts.calls[callIndex]
-      if !call.isInitializer, let receiver = call.receiverType, let owner = declaration.owner,
-        !related(receiver, owner)
+      if !facts.calls[callIndex].isInitializer, let receiver = facts.calls[callIndex].receiverType,
+        let owner = declaration.owner, !related(receiver, owner)
       {
         continue
       }
       guard
         let mapping = ArgumentMatcher.match(
-          parameters: declaration.parameters, labels: call.labels, trailingLabels: call.trailingLabels)
+          parameters: declaration.parameters, labels: facts.calls[callIndex].labels,
+          trailingLabels: facts.calls[callIndex].trailingLabels)
       else { continue }
       for (argument, parameter) in mapping.enumerated() where parameter == position {
-        result.formUnion(types(of: call.arguments[argument], unit: call.unit))
+        result.formUnion(
+          types(of: facts.calls[callIndex].arguments[argument], unit: facts.calls[callIndex].unit))
       }
     }
     parameterCache[function, default: [:]][position] = result

@@ -5,13 +5,13 @@ import SwiftSyntax
 final class IndexBuilder: SyntaxVisitor {
   private(set) var index: TypeIndex
   private let file: Int
-  private let converter: SourceLocationConverter
+  private let lines: LineTable
   private var typeStack: [String] = []
 
-  init(index: TypeIndex, file: Int, converter: SourceLocationConverter) {
+  init(index: TypeIndex, file: Int, lines: LineTable) {
     self.index = index
     self.file = file
-    self.converter = converter
+    self.lines = lines
     super.init(viewMode: .sourceAccurate)
   }
 
@@ -37,7 +37,7 @@ final class IndexBuilder: SyntaxVisitor {
   }
 
   func position(_ node: some SyntaxProtocol) -> SourcePosition {
-    let location = converter.location(for: node.positionAfterSkippingLeadingTrivia)
+    let location = lines.location(of: node.positionAfterSkippingLeadingTrivia)
     return SourcePosition(file: file, line: location.line, column: location.column)
   }
 

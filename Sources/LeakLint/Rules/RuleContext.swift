@@ -34,11 +34,12 @@ struct RuleContext {
   private static func processLifetimeTypes(index: TypeIndex, facts: LintFacts, files: [String]) -> Set<String>
   {
     var constructed: [String: Int] = [:]
-    for call in facts.calls where call.isInitializer {
-      let unit = index.units[call.unit]
+    let testFiles = files.map(isTestFile)
+    for position in facts.calls.indices where facts.calls[position].isInitializer {
+      let unit = index.units[facts.calls[position].unit]
       // A test's own instances, and a global's initial value, are not the app making another one.
-      guard unit.kind != .topLevel, !isTestFile(files[unit.file]) else { continue }
-      constructed[call.name, default: 0] += 1
+      guard unit.kind != .topLevel, !testFiles[unit.file] else { continue }
+      constructed[facts.calls[position].name, default: 0] += 1
     }
     var result: Set<String> = []
     for (name, info) in index.types where info.kind == .class || info.kind == .actor {
