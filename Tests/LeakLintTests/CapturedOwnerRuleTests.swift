@@ -74,4 +74,26 @@ import Testing
       }
       """)
   }
+
+  @Test func aHandlerThatClearsItselfWhenDoneIsNotFlagged() {
+    expectFindings(
+      """
+      import Foundation
+      final class Reader {
+        func read(pipe: Pipe, onData: @escaping (Data) -> Void) {
+          let handle = FileHandle(fileDescriptor: 3)
+          handle.readabilityHandler = { fileHandle in
+            let data = fileHandle.availableData
+            if data.isEmpty {
+              handle.readabilityHandler = nil
+            } else {
+              onData(data)
+            }
+          }
+          let other = FileHandle(fileDescriptor: 4)
+          other.readabilityHandler = { _ in onData(other.availableData) }  // flagged
+        }
+      }
+      """, rule: .capturedOwner)
+  }
 }

@@ -177,6 +177,7 @@ extension BodyWalker {
 
   /// Records that this unit tears down (or empties) the storage `key`. Set-up in an initializer is not a teardown.
   func recordTeardown(_ name: String, of key: String) {
+    for active in activeClosures { facts.closures[active.closure].endedStorage.insert(name + "@" + key) }
     guard unit.kind != .initializer else { return }
     facts.targetedTeardowns[name + "@" + key, default: []].append(unit.id)
   }

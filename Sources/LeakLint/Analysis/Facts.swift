@@ -40,6 +40,9 @@ struct ClosureInfo {
   var hasEndlessLoop = false
   /// Teardown calls in its body (`invalidate`, `cancel`): a timer that stops itself.
   var teardownCalls: Set<String> = []
+  /// What its body ends, by teardown and storage (`drain@?.readabilityHandler`): a handler that
+  /// clears itself when done lets go of what it captures.
+  var endedStorage: Set<String> = []
   var tag: Tag = .none
   /// Objects it captures `unowned` (a crash, not a leak, if they go first).
   var unownedCaptures: Set<Root> = []

@@ -90,6 +90,8 @@ enum ClosureCycleRule {
   /// is cancelled (`connection.cancel()` releases the connection's handlers), or the storage a
   /// function keeps its argument in is (`presenter.request = nil`).
   private static func isTornDown(_ sink: Sink, closure: ClosureInfo, context: RuleContext) -> Bool {
+    // A handler that clears its own storage when done (`handle.readabilityHandler = nil` at the end).
+    if let key = sink.storageKey, closure.endedStorage.contains("drain@" + key) { return true }
     if let key = sink.storageKey,
       context.isTornDown(key, by: ["drain", "cancel", "removeTimeObserver"], setupUnit: closure.unit)
     {
