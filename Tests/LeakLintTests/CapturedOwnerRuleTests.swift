@@ -96,4 +96,24 @@ import Testing
       }
       """, rule: .capturedOwner)
   }
+
+  @Test func aCaptureListCopyOfAPropertyStoredInThatPropertyIsNamedInTheMessage() throws {
+    let code = """
+      final class ImageView {
+        var onTap: (() -> Void)?
+        func flash() {}
+      }
+      final class PhotoCell {
+        let imageView = ImageView()
+        func configure() {
+          imageView.onTap = { [imageView] in imageView.flash() }  // flagged
+        }
+      }
+      """
+    expectFindings(code, rule: .capturedOwner)
+    let finding = try #require(Linter().lint(source: code).first)
+    #expect(finding.message.hasPrefix("`imageView` keeps this closure"))
+    #expect(finding.message.contains("captures `imageView` strongly"))
+    #expect(!finding.message.contains("self"))
+  }
 }
