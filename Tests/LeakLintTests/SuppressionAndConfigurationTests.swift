@@ -124,4 +124,15 @@ import Testing
     #expect(
       Self.message { _ = try Linter().lint(paths: ["/dev/null"]) }?.hasPrefix("not a Swift file") == true)
   }
+
+  @Test func aFolderNamedThroughASymbolicLinkIsRead() throws {
+    let folder = try Self.scratchFolder("linked")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let real = folder.appendingPathComponent("Sources")
+    try FileManager.default.createDirectory(at: real, withIntermediateDirectories: true)
+    try Data("final class A {}\n".utf8).write(to: real.appendingPathComponent("A.swift"))
+    let link = folder.appendingPathComponent("Link")
+    try FileManager.default.createSymbolicLink(at: link, withDestinationURL: real)
+    #expect(try Linter().swiftFiles(under: [link.path]) == [link.path + "/A.swift"])
+  }
 }

@@ -26,7 +26,10 @@ extension Linter {
         result.append(path)
         continue
       }
-      guard let enumerator = manager.enumerator(atPath: path) else {
+      // A folder named through a symbolic link is read as the folder it points to (its files keep
+      // the name given).
+      let folder = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+      guard let enumerator = manager.enumerator(atPath: folder) else {
         throw LintError("cannot read folder: \(path)")
       }
       var found: [String] = []
