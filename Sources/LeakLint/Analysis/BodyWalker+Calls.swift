@@ -134,7 +134,6 @@ extension BodyWalker {
           use.position = position(argument)
         }
       }
-      use.storedIn = storedProperty(of: call)
       if kind == .dispatchSource {
         use.storageKey = receiver.flatMap { storageKey($0) }
       } else {
@@ -249,13 +248,4 @@ extension BodyWalker {
     }
   }
 
-  /// The property of self a call's result is assigned to (`observer = center.addObserver(…)`).
-  private func storedProperty(of call: FunctionCallExprSyntax) -> String? {
-    guard let sequence = call.parent?.as(ExprListSyntax.self)?.parent?.as(SequenceExprSyntax.self) else {
-      return nil
-    }
-    let elements = Array(sequence.elements)
-    guard elements.count == 3, elements[1].is(AssignmentExprSyntax.self) else { return nil }
-    return pathInfo(elements[0])?.property
-  }
 }

@@ -203,12 +203,6 @@ extension BodyWalker {
 
   private func assign(to target: ExprSyntax, values: [ExprSyntax]) {
     let value = values.flatMap { carried($0) }
-    if values.count == 1, aliasSource(of: values[0])?.root == .selfObject,
-      let member = target.unwrapped.as(MemberAccessExprSyntax.self),
-      member.base.map({ !$0.isSelfKeyword }) ?? false
-    {
-      facts.selfAssignedProperties.insert(member.declName.baseName.text)
-    }
     recordPropertyStore(target, value, values.count == 1 ? values[0] : nil)
     let key = target.is(DiscardAssignmentExprSyntax.self) ? nil : storageKey(target)
     if values.count == 1, let key { alias(values[0], as: key) }

@@ -159,8 +159,6 @@ struct APIUse {
   var position: SourcePosition
   var unit: Int
   var name: String
-  /// The property the result is stored in, if any (`observer = center.addObserver…`).
-  var storedIn: String?
   /// Where what must be torn down is kept (`Type.timer`, `local:3`): the result's storage, or for
   /// `setEventHandler` the receiver's.
   var storageKey: String?
@@ -185,8 +183,6 @@ struct LintFacts {
   /// `= []`, `removeAll()`, `removeValue(forKey:)`): what they keep is let go,
   /// like a future's callbacks once it completes.
   var drainedProperties: Set<String> = []
-  /// Property names assigned `self` on another object (`form.delegate = self`).
-  var selfAssignedProperties: Set<String> = []
   /// The type each local root was made as (`let form = PaymentForm()`).
   var localTypes: [Int: String] = [:]
   /// Unit of each local root (for the type-level ownership edges).
