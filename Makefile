@@ -223,3 +223,39 @@ clean:
 ## deps: install the system packages the project needs (apt, as root) or say which
 deps:
 	@./.ci/install-deps
+
+# The lint's precision on real code (docs/lint-precision.md, issue 27): the trees
+# judged there, extracted read-only under LINT_PRECISION_TREES (never committed):
+# the server packages from this machine's bare repositories at their newest tag,
+# the apps cloned from GitHub at the commits the record names. `lint-precision`
+# lints each tree twice, samples its findings with the record's fixed seed and
+# fails if a sampled finding has no verdict or a tree's precision is under 90 %.
+.PHONY: lint-precision lint-precision-trees
+LINT_PRECISION_TREES := .build/lint-precision-trees
+LINT_PRECISION_APPS := Automattic/pocket-casts-ios@c23892d1f47bc44d422fa06c389b49820aa04dd3 \
+	home-assistant/iOS@d722d7811aec72397d05837477c5f146943b6248 \
+	mastodon/mastodon-ios@a9e088a9c7b88720fed5eefdd2dc1606b5f21dc8 \
+	Ranchero-Software/NetNewsWire@834decfad37802ef24d8a74897427a9eee57afdd \
+	Dimillian/IceCubesApp@0fc41d2ced2e3e735bd9c42d5ae6dea16e63d618
+LINT_PRECISION_PACKAGES := apple/swift-nio vapor/vapor hummingbird-project/hummingbird-websocket \
+	swift-server/async-http-client vapor/postgres-nio hummingbird-project/hummingbird apple/swift-nio-ssh \
+	grpc/grpc-swift-nio-transport swift-server/swift-service-lifecycle
+lint-precision-trees:
+	@mkdir -p $(LINT_PRECISION_TREES)
+	@for app in $(LINT_PRECISION_APPS); do \
+	  repo=$${app%@*}; commit=$${app#*@}; target=$(LINT_PRECISION_TREES)/$$(echo $$repo | tr / +); \
+	  if [ ! -d $$target ]; then tmp=$$(mktemp -d) && git clone -q --filter=blob:none --no-checkout \
+	    https://github.com/$$repo.git $$tmp && mkdir -p $$target && \
+	    git -C $$tmp archive $$commit -- '*.swift' | tar -x -C $$target; rm -rf $$tmp; fi; \
+	done
+	@for package in $(LINT_PRECISION_PACKAGES); do \
+	  repo=/opt/swift-packages/$$package.git; target=$(LINT_PRECISION_TREES)/$$(echo $$package | tr / +); \
+	  if [ ! -d $$repo ]; then echo "lint precision: $$repo not found, skipped"; continue; fi; \
+	  if [ ! -d $$target ]; then mkdir -p $$target && \
+	    git -C $$repo archive $$(git -C $$repo tag | sort -V | tail -1) | tar -x -C $$target; fi; \
+	done
+lint-precision: lint-precision-trees
+	$(SWIFT) build -c release --product LintPrecision
+	bin="$$($(SWIFT) build -c release --show-bin-path)" && cd $(LINT_PRECISION_TREES) && "$$bin/LintPrecision" check \
+	  "$(CURDIR)/docs/lint-precision.md" $(foreach app,$(LINT_PRECISION_APPS),$(subst /,+,$(firstword $(subst @, ,$(app))))) \
+	  $(subst /,+,$(LINT_PRECISION_PACKAGES))

@@ -185,6 +185,9 @@ let package = Package(
       dependencies: ["FuzzSupport", "RetainGraph"],
       path: "Tools/FuzzExplainer"
     ),
+    // `make lint-precision`: the lint's findings on real code, sampled with a fixed seed and
+    // checked against the verdicts in docs/lint-precision.md.
+    .executableTarget(name: "LintPrecision", dependencies: ["LeakLint"], path: "Tools/LintPrecision"),
     // `make bench`: release-build benchmarks, medians and ratios side by side.
     .executableTarget(
       name: "LeakLabBenchmarks",

@@ -48,15 +48,15 @@ public struct Linter: Sendable {
     }
     let parsed = files.map { file in
       let tree = Parser.parse(source: file.text)
-      return (file, tree, SourceLocationConverter(fileName: file.path, tree: tree))
+      return (file, tree, LineTable(file.text))
     }
     phase("parse")
     var index = TypeIndex()
     // The builders and walkers take the index or facts over and hand them
     // back; dropping our copy first keeps them uniquely referenced, so adding
     // to them never copies what earlier files added.
-    for (position, (_, tree, converter)) in parsed.enumerated() {
-      let builder = IndexBuilder(index: index, file: position, converter: converter)
+    for (position, (_, tree, lines)) in parsed.enumerated() {
+      let builder = IndexBuilder(index: index, file: position, lines: lines)
       index = TypeIndex()
       builder.walk(tree)
       index = builder.takeIndex()
@@ -68,7 +68,7 @@ public struct Linter: Sendable {
     var nextLocal = 0
     for unit in index.units {
       let walker = BodyWalker(
-        unit: unit, index: index, facts: facts, converter: parsed[unit.file].2, nextLocal: nextLocal)
+        unit: unit, index: index, facts: facts, lines: parsed[unit.file].2, nextLocal: nextLocal)
       facts = LintFacts()
       facts = walker.run()
       nextLocal = walker.nextLocal
@@ -80,12 +80,14 @@ public struct Linter: Sendable {
     let (rootFindings, claimed) = RootHeldRules.findings(&context)
     var findings = rootFindings
     findings += ClosureCycleRule.findings(&context, claimed: claimed)
+    findings += TaskRules.findings(&context)
     phase("closure rules")
     findings += BackReferenceRule.findings(&context)
     phase("back references")
     let suppressions = files.map { Suppressions(text: $0.text) }
     let byPath = Dictionary(
       files.indices.map { (files[$0].path, $0) }, uniquingKeysWith: { first, _ in first })
+    // Sorted on every field: the same input gives the same output, byte for byte.
     return Array(Set(findings)).filter { finding in
       configuration.isEnabled(finding.rule)
         && !(byPath[finding.file].map { suppressions[$0].suppresses(finding.rule, line: finding.line) }

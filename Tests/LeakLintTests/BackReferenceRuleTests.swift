@@ -32,7 +32,72 @@ import Testing
       protocol InteractorOutput: AnyObject {}
       final class Presenter: InteractorOutput {
         let interactor: Interactor
+        init(interactor: Interactor) {
+          self.interactor = interactor
+          interactor.listener = self
+        }
+      }
+      """, rule: .strongBackReference)
+  }
+
+  @Test func aPropertyNoCodeSetsToItsOwnerIsNotFlagged() {
+    expectFindings(
+      """
+      final class Interactor {
+        var listener: (any InteractorOutput)?
+      }
+      protocol InteractorOutput: AnyObject {}
+      final class Presenter: InteractorOutput {
+        let interactor: Interactor
         init(interactor: Interactor) { self.interactor = interactor }
+      }
+      """)
+  }
+
+  @Test func viewsHeldAsUIViewOutletsOrTheirOwnSubviewsAreNotFlagged() {
+    expectFindings(
+      """
+      import UIKit
+      final class ChevronView: UIView { private let shadowView = UIView() }
+      final class ContainerView: UIView {
+        var contentView: UIView?
+        @IBOutlet var titleLabel: UILabel!
+      }
+      final class CardView: UIView {
+        private let container = ContainerView()
+        func setUp() { container.contentView = ChevronView() }
+      }
+      """)
+  }
+
+  @Test func aParentPassedToItsChildsInitializerIsFlagged() {
+    expectFindings(
+      """
+      final class AppCoordinator {
+        private var child: ChildCoordinator?
+        func start() { child = ChildCoordinator(parent: self) }
+      }
+      final class ChildCoordinator {
+        let parent: AppCoordinator  // flagged
+        init(parent: AppCoordinator) { self.parent = parent }
+      }
+      """, rule: .strongBackReference)
+  }
+
+  @Test func aHandlerKeepingItsSwiftNIOContextIsFlagged() {
+    expectFindings(
+      """
+      import NIOCore
+      final class EchoHandler: ChannelInboundHandler {
+        typealias InboundIn = ByteBuffer
+        private var context: ChannelHandlerContext?  // flagged
+        func handlerAdded(context: ChannelHandlerContext) { self.context = context }
+      }
+      final class CleanHandler: ChannelInboundHandler {
+        typealias InboundIn = ByteBuffer
+        private var context: ChannelHandlerContext?
+        func handlerAdded(context: ChannelHandlerContext) { self.context = context }
+        func handlerRemoved(context: ChannelHandlerContext) { self.context = nil }
       }
       """, rule: .strongBackReference)
   }
@@ -141,6 +206,53 @@ import Testing
       enum Cache {
         final class Storage {}
       }
+      """)
+  }
+
+  @Test func aChildItsOwnerRemovesFromADictionaryWhenItClosesIsNotFlagged() {
+    expectFindings(
+      """
+      final class Multiplexer {
+        private var channels: [UInt32: ChildChannel] = [:]
+        func open(id: UInt32) {
+          let channel = ChildChannel(multiplexer: self)
+          self.channels[id] = channel
+        }
+        func childClosed(id: UInt32) { self.channels.removeValue(forKey: id) }
+      }
+      final class ChildChannel {
+        private let multiplexer: Multiplexer
+        init(multiplexer: Multiplexer) { self.multiplexer = multiplexer }
+      }
+      """)
+  }
+
+  @Test func aChildItsOwnerKeepsInADictionaryForGoodIsFlagged() {
+    expectFindings(
+      """
+      final class Multiplexer {
+        private var channels: [UInt32: ChildChannel] = [:]
+        func open(id: UInt32) {
+          let channel = ChildChannel(multiplexer: self)
+          self.channels[id] = channel
+        }
+      }
+      final class ChildChannel {
+        private let multiplexer: Multiplexer  // flagged
+        init(multiplexer: Multiplexer) { self.multiplexer = multiplexer }
+      }
+      """, rule: .strongBackReference)
+  }
+
+  @Test func aStoreThroughAValueOfUnknownTypeNamesNoOwnerWhenManyTypesHaveThatProperty() {
+    expectFindings(
+      """
+      final class Screen {
+        let timer = Ticker()
+        func start(_ box: Any) { (box as AnyObject).handler = self }
+      }
+      final class Ticker { var handler: Screen? }
+      final class Other { var handler: Screen? }
       """)
   }
 }

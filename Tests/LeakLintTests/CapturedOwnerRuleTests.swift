@@ -74,4 +74,46 @@ import Testing
       }
       """)
   }
+
+  @Test func aHandlerThatClearsItselfWhenDoneIsNotFlagged() {
+    expectFindings(
+      """
+      import Foundation
+      final class Reader {
+        func read(pipe: Pipe, onData: @escaping (Data) -> Void) {
+          let handle = FileHandle(fileDescriptor: 3)
+          handle.readabilityHandler = { fileHandle in
+            let data = fileHandle.availableData
+            if data.isEmpty {
+              handle.readabilityHandler = nil
+            } else {
+              onData(data)
+            }
+          }
+          let other = FileHandle(fileDescriptor: 4)
+          other.readabilityHandler = { _ in onData(other.availableData) }  // flagged
+        }
+      }
+      """, rule: .capturedOwner)
+  }
+
+  @Test func aCaptureListCopyOfAPropertyStoredInThatPropertyIsNamedInTheMessage() throws {
+    let code = """
+      final class ImageView {
+        var onTap: (() -> Void)?
+        func flash() {}
+      }
+      final class PhotoCell {
+        let imageView = ImageView()
+        func configure() {
+          imageView.onTap = { [imageView] in imageView.flash() }  // flagged
+        }
+      }
+      """
+    expectFindings(code, rule: .capturedOwner)
+    let finding = try #require(Linter().lint(source: code).first)
+    #expect(finding.message.hasPrefix("`imageView` keeps this closure"))
+    #expect(finding.message.contains("captures `imageView` strongly"))
+    #expect(!finding.message.contains("self"))
+  }
 }

@@ -102,4 +102,19 @@ import Testing
       }
       """)
   }
+
+  @Test func aPropertyOfTheSuperclassNamedLikeADelegateCallbackIsNotAMethodReference() {
+    expectFindings(
+      """
+      import AppKit
+      final class SharingDelegate { init(_ window: NSWindow?) {} }
+      final class MainWindowController: NSWindowController, NSWindowDelegate {
+        private var sharing: SharingDelegate?
+        override func windowDidLoad() {
+          sharing = SharingDelegate(self.window)
+        }
+        func window(_ window: NSWindow, willEncodeRestorableState coder: NSCoder) {}
+      }
+      """)
+  }
 }

@@ -177,4 +177,19 @@ import Testing
     #expect(findings.map(\.severity) == [.note])
     #expect(findings.map(\.line) == [4])
   }
+
+  @Test func aDispatchSourceRegistrationHandlerRunsOnceAndIsNotFlagged() {
+    expectFindings(
+      """
+      import Dispatch
+      final class SignalWatcher {
+        private let source = DispatchSource.makeSignalSource(signal: SIGTERM)
+        private(set) var registered = false
+        func start() {
+          source.setRegistrationHandler { self.registered = true }
+          source.resume()
+        }
+      }
+      """)
+  }
 }

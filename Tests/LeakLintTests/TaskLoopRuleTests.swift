@@ -34,7 +34,7 @@ import Testing
       """, rule: .taskLoop)
   }
 
-  @Test func tasksThatFinishOrAreCancelledOrCaptureWeaklyAreNotFlagged() {
+  @Test func tasksThatFinishOrAreCancelledAreNotFlagged() {
     expectFindings(
       """
       final class FeedViewModel {
@@ -44,8 +44,13 @@ import Testing
         func start(stream: AsyncStream<Int>) {
           load = Task { await self.fetch() }
           updates = Task { for await value in stream { self.apply(value) } }
-          weakUpdates = Task { [weak self] in for await value in stream { self?.apply(value) } }
-          Task { for await value in stream { self.apply(value) } }
+          weakUpdates = Task { [weak self] in
+            for await value in stream {
+              guard let self else { return }
+              self.apply(value)
+            }
+          }
+          Task { await self.fetch() }
         }
         func stop() { updates?.cancel() }
         func fetch() async {}
@@ -74,5 +79,63 @@ import Testing
         func write(_ chunk: Int) {}
       }
       """)
+  }
+
+  @Test func anEndlessTaskWhoseHandleIsDroppedIsFlagged() {
+    expectFindings(
+      """
+      final class FeedViewModel {
+        func start(stream: AsyncStream<Int>) {
+          Task { for await value in stream { self.apply(value) } }  // flagged
+        }
+        func apply(_ value: Int) {}
+      }
+      """, rule: .taskLoop)
+  }
+
+  @Test func aWeakTaskWhoseLoopNeverEndsIsAZombie() {
+    expectFindings(
+      """
+      final class FeedViewModel {
+        private var updates: Task<Void, Never>?
+        func start(stream: AsyncStream<Int>) {
+          updates = Task { [weak self] in for await value in stream { self?.apply(value) } }  // flagged
+          Task { [weak self] in  // flagged
+            while true {
+              try? await Task.sleep(for: .seconds(1))
+              self?.apply(0)
+            }
+          }
+        }
+        func apply(_ value: Int) {}
+      }
+      """, rule: .taskZombie)
+  }
+
+  @Test func aLocalTaskCancelledOnEveryPathOutOfItsFunctionIsNotFlagged() {
+    expectFindings(
+      """
+      final class Session {
+        func serve() async {
+          let heartbeat = Task { while true { self.ping() } }
+          defer { heartbeat.cancel() }
+          await read()
+        }
+        func read() async {}
+        func ping() {}
+      }
+      """)
+  }
+
+  @Test func anUnownedTaskThatOutlivesSelfIsFlagged() {
+    expectFindings(
+      """
+      final class Ticker {
+        func start(stream: AsyncStream<Int>) {
+          Task { [unowned self] in for await value in stream { self.show(value) } }  // flagged
+        }
+        func show(_ value: Int) {}
+      }
+      """, rule: .unownedCapture)
   }
 }

@@ -17,40 +17,89 @@ extension BodyWalker {
     var captured: [Binding] = []
     for item in node.signature?.capture?.items ?? [] {
       let isStrong = item.specifier == nil
+      let isUnowned = item.specifier?.specifier.tokenKind == .keyword(.unowned)
       var source: Binding?
+      // `[imageView]`, `[client = self.client]`: the value of a property of self, not self.
+      var propertyCopy: String?
       if let value = item.initializer?.value {
         let unwrapped = value.unwrapped
         if let reference = unwrapped.as(DeclReferenceExprSyntax.self) {
-          source = resolve(reference.baseName.text)
+          source = scopes.lookup(reference.baseName.text)
+          if source == nil, index.hasInstanceMember(reference.baseName.text, in: unit.typeName) {
+            propertyCopy = reference.baseName.text
+          }
+        } else if let member = unwrapped.as(MemberAccessExprSyntax.self), let base = member.base,
+          aliasSource(of: base)?.root == .selfObject,
+          index.property(member.declName.baseName.text, in: unit.typeName) != nil
+        {
+          propertyCopy = member.declName.baseName.text
         }
         for reference in value.descendantsOrSelf(DeclReferenceExprSyntax.self) {
           if let binding = resolve(reference.baseName.text) { attribute(binding) }
         }
-      } else {
-        source = resolve(item.name.text)
-        if let source { attribute(source) }
+      } else if let binding = scopes.lookup(item.name.text) {
+        source = binding
+        attribute(binding)
+      } else if let selfBinding = resolve(item.name.text) {
+        // Reading the property captures self in the closures around this one, not in this one.
+        attribute(selfBinding)
+        if selfBinding.root == .selfObject { propertyCopy = item.name.text } else { source = selfBinding }
       }
-      let binding = Binding(
-        name: item.name.text, root: source?.root, isStrong: isStrong && (source?.isStrong ?? true),
-        depth: scopes.depth + 1)
-      binding.isReboundSelf = source?.isReboundSelf ?? false
+      let binding: Binding
+      if let property = propertyCopy {
+        let declared = index.property(property, in: unit.typeName)
+        let root = newLocal(type: declared?.shape.names.first, name: item.name.text)
+        facts.propertyCopies[root] = property
+        binding = Binding(
+          name: item.name.text, root: declared?.shape.isCollection == true ? nil : .local(root),
+          isStrong: isStrong, depth: scopes.depth + 1, typeName: declared?.shape.names.first)
+        binding.sourceKey = selfPropertyKey(property)
+      } else {
+        binding = Binding(
+          name: item.name.text, root: source?.root, isStrong: isStrong && (source?.isStrong ?? true),
+          depth: scopes.depth + 1, carried: source?.carried ?? [], typeName: source?.typeName)
+        binding.isReboundSelf = source?.isReboundSelf ?? false
+        binding.sourceKey = source?.sourceKey
+      }
       if binding.isStrong, let root = binding.root {
         facts.closures[closure].strongCaptures.insert(root)
         if binding.isReboundSelf { facts.closures[closure].capturesReboundSelf = true }
       }
+      if isUnowned, let root = binding.root { facts.closures[closure].unownedCaptures.insert(root) }
       captured.append(binding)
     }
+    let elementKey = iteratedStorage(of: node)
     scopes.push()
     for binding in captured { scopes.bind(binding) }
     switch node.signature?.parameterClause {
     case .simpleInput(let list):
-      for parameter in list { bindLocal(parameter.name.text) }
+      for parameter in list { bindLocal(parameter.name.text, elementOf: elementKey) }
     case .parameterClause(let clause):
-      for parameter in clause.parameters { bindLocal((parameter.secondName ?? parameter.firstName).text) }
+      for parameter in clause.parameters {
+        bindLocal((parameter.secondName ?? parameter.firstName).text, elementOf: elementKey)
+      }
     case nil: break
     }
-    activeClosures.append(ActiveClosure(closure: closure, depth: scopes.depth))
+    activeClosures.append(ActiveClosure(closure: closure, depth: scopes.depth, elementKey: elementKey))
     return .visitChildren
+  }
+
+  /// For a closure passed to `forEach` (or `map`…), the storage whose elements it is given:
+  /// `timers.forEach { $0.invalidate() }` tears down what `timers` keeps.
+  private func iteratedStorage(of node: ClosureExprSyntax) -> String? {
+    var parent = node.parent
+    if parent?.is(LabeledExprSyntax.self) == true { parent = parent?.parent?.parent }
+    guard let call = parent?.as(FunctionCallExprSyntax.self),
+      let member = call.calledExpression.as(MemberAccessExprSyntax.self),
+      ["forEach", "map", "compactMap"].contains(member.declName.baseName.text), var base = member.base
+    else { return nil }
+    // `observers.values.forEach`, `tasks.values.forEach`
+    if let inner = base.unwrapped.as(MemberAccessExprSyntax.self),
+      ["values", "keys"].contains(inner.declName.baseName.text), let innerBase = inner.base
+    {
+      base = innerBase
+    }
+    return storageKey(base)
   }
 
   func leave(_ node: ClosureExprSyntax) {
@@ -60,9 +109,11 @@ extension BodyWalker {
 
   func enter(_ node: ClosureCaptureClauseSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
 
-  func bindLocal(_ name: String) {
-    scopes.bind(
-      Binding(name: name, root: .local(newLocal(type: nil, name: name)), isStrong: true, depth: scopes.depth))
+  func bindLocal(_ name: String, elementOf key: String? = nil) {
+    let binding = Binding(
+      name: name, root: .local(newLocal(type: nil, name: name)), isStrong: true, depth: scopes.depth)
+    binding.sourceKey = key
+    scopes.bind(binding)
   }
 
   // MARK: Local variables
@@ -119,6 +170,7 @@ extension BodyWalker {
       binding.isReboundSelf =
         source.root == .selfObject && (source.isReboundSelf || !source.isStrong || isUnwrap)
       binding.isCollection = source.isCollection
+      binding.sourceKey = source.sourceKey
       return binding
     }
     var typeName = shape.names.first
@@ -139,11 +191,17 @@ extension BodyWalker {
       typeName = typeName ?? callee.baseName.text
       constructs = true
     }
+    if typeName == nil, !constructs, let value, let path = pathInfo(value) { typeName = path.typeName }
     let root = newLocal(type: typeName, name: name)
     var carried: [Carried] = value.map { self.carried($0) } ?? []
     carried.append(.object(.local(root)))
     let binding = Binding(name: name, root: .local(root), isStrong: isStrong, depth: depth, carried: carried)
     binding.typeName = typeName
+    if let value, !constructs { binding.sourceKey = storageKey(value) }
+    // `let heartbeat = Task { … }`, `let session = URLSession(…)`: kept in this local.
+    if let call = core?.as(FunctionCallExprSyntax.self), let callIndex = callByNode[call.id] {
+      keep(resultOf: callIndex, in: "local:\(root)")
+    }
     binding.isCollection = shape.isCollection || (value?.unwrapped.is(ArrayExprSyntax.self) ?? false)
     // `tableView.dequeueReusableCell(…)`: a table or collection view keeps its cells.
     if let call = core?.as(FunctionCallExprSyntax.self),
@@ -159,10 +217,11 @@ extension BodyWalker {
     }
     // `let button = self.retryButton`: the local is an object self owns.
     if let value, !constructs, let path = pathInfo(value), path.root == .selfObject, path.property != nil {
-      facts.sinks.append(
-        Sink(
-          owner: .selfObject, carried: [.object(.local(root))], position: position(value),
-          path: PathText(value), unit: unit.id, property: path.property))
+      var sink = Sink(
+        owner: .selfObject, carried: [.object(.local(root))], position: position(value),
+        path: PathText(value), unit: unit.id, property: path.property)
+      sink.storageKey = binding.sourceKey
+      facts.sinks.append(sink)
     }
     return binding
   }
@@ -178,6 +237,17 @@ extension BodyWalker {
       return .selfObject
     }
     return pathInfo(base)?.root
+  }
+
+  /// Records where the result of a call that must be torn down (a task, a timer, a token, a session) is kept.
+  func keep(resultOf callIndex: Int, in key: String) {
+    for task in facts.tasks.indices where facts.tasks[task].call == callIndex {
+      facts.tasks[task].storageKey = key
+    }
+    for use in facts.apiUses.indices
+    where facts.apiUses[use].call == callIndex && facts.apiUses[use].kind != .dispatchSource {
+      facts.apiUses[use].storageKey = key
+    }
   }
 
   /// The binding `value` names, if it is a plain reference (`self`, `strongSelf`, `alert`).

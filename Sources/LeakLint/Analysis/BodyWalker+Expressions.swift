@@ -83,8 +83,20 @@ extension BodyWalker {
     block.statements.last?.item.as(ExprSyntax.self)
   }
 
+  /// Whether `name` used as a value is one of self's methods. A delegate callback named after its
+  /// first parameter (`window(_ window: NSWindow, …)`, `tableView(_ tableView:…)`) is not what a
+  /// bare `window` means: that is a property the superclass (AppKit, UIKit) declares.
   private func isMethodReference(_ name: String) -> Bool {
-    index.hasMethod(name, in: unit.typeName) && index.property(name, in: unit.typeName) == nil
+    guard index.hasMethod(name, in: unit.typeName), index.property(name, in: unit.typeName) == nil else {
+      return false
+    }
+    let methods = index.supertypes(of: unit.typeName).flatMap {
+      index.functionsByMember[$0 + "." + name] ?? []
+    }
+    return methods.contains { function in
+      let first = index.functions[function].parameters.first
+      return !(first?.label == nil && first?.name == name)
+    }
   }
 
   /// A method used as a value (`handleResponse`, `self.refresh`): a closure that captures its receiver.
@@ -151,8 +163,11 @@ extension BodyWalker {
   /// A member of self used as storage: owned when held strongly (or an outlet).
   private func selfMember(_ name: String) -> PathInfo? {
     if let property = index.property(name, in: unit.typeName) {
+      // A screen's `view`, computed from its own storage, is still its own.
+      let owns =
+        property.ownsTarget || (property.isComputed && KnownAPI.ownedInheritedProperties.contains(name))
       return PathInfo(
-        root: property.ownsTarget ? .selfObject : nil, property: name, typeName: property.shape.names.first,
+        root: owns ? .selfObject : nil, property: name, typeName: property.shape.names.first,
         isCollection: property.shape.isCollection)
     }
     if KnownAPI.ownedInheritedProperties.contains(name) { return PathInfo(root: .selfObject, property: name) }
@@ -188,11 +203,12 @@ extension BodyWalker {
 
   private func assign(to target: ExprSyntax, values: [ExprSyntax]) {
     let value = values.flatMap { carried($0) }
-    if values.count == 1, aliasSource(of: values[0])?.root == .selfObject,
-      let member = target.unwrapped.as(MemberAccessExprSyntax.self),
-      member.base.map({ !$0.isSelfKeyword }) ?? false
-    {
-      facts.selfAssignedProperties.insert(member.declName.baseName.text)
+    recordPropertyStore(target, value, values.count == 1 ? values[0] : nil)
+    let key = target.is(DiscardAssignmentExprSyntax.self) ? nil : storageKey(target)
+    if values.count == 1, let key { alias(values[0], as: key) }
+    let holderKey = target.unwrapped.as(MemberAccessExprSyntax.self)?.base.flatMap { storageKey($0) }
+    if values.count == 1, Self.isEmptyValue(values[0]), unit.kind != .deinitializer, let key {
+      recordTeardown("drain", of: key)
     }
     if let reference = target.unwrapped.as(DeclReferenceExprSyntax.self),
       let binding = scopes.lookup(reference.baseName.text), binding.root != .selfObject
@@ -202,10 +218,13 @@ extension BodyWalker {
     }
     guard !target.is(DiscardAssignmentExprSyntax.self), let path = pathInfo(target) else {
       if !target.is(DiscardAssignmentExprSyntax.self) {
-        facts.sinks.append(
-          Sink(
-            owner: nil, carried: value, position: position(target), path: PathText(target),
-            unit: unit.id))
+        var sink = Sink(
+          owner: nil, carried: value, position: position(target), path: PathText(target),
+          unit: unit.id)
+        sink.storageKey = key
+        sink.holderKey = holderKey
+        sink.isStatic = isStaticPath(target)
+        facts.sinks.append(sink)
       }
       return
     }
@@ -229,9 +248,126 @@ extension BodyWalker {
         facts.constructedProperties.insert(typeName + "." + property)
       }
     }
-    facts.sinks.append(
-      Sink(
-        owner: path.root, carried: value, position: position(target), path: PathText(target),
-        unit: unit.id, property: path.root == .selfObject ? path.property : nil))
+    var sink = Sink(
+      owner: path.root, carried: value, position: position(target), path: PathText(target),
+      unit: unit.id, property: path.root == .selfObject ? path.property : nil)
+    sink.storageKey = key
+    sink.holderKey = holderKey
+    facts.sinks.append(sink)
+  }
+
+  /// Records a value assigned to a property (`form.delegate = self`, `self.parent = parent`), with the
+  /// declared type of the object whose property it is.
+  private func recordPropertyStore(_ target: ExprSyntax, _ value: [Carried], _ expression: ExprSyntax?) {
+    // A literal (`x.count = 0`, `label.text = "…"`) stores no object.
+    guard !value.isEmpty || expression.map({ lastMemberName($0) != nil }) == true else { return }
+    let target = target.unwrapped
+    var store: PropertyStore
+    if let member = target.as(MemberAccessExprSyntax.self), let base = member.base {
+      let ownerType = aliasSource(of: base)?.root == .selfObject ? unit.typeName : pathInfo(base)?.typeName
+      store = PropertyStore(
+        ownerType: ownerType, property: member.declName.baseName.text, carried: value, unit: unit.id)
+    } else if let reference = target.as(DeclReferenceExprSyntax.self),
+      scopes.lookup(reference.baseName.text) == nil,
+      index.property(reference.baseName.text, in: unit.typeName) != nil
+    {
+      store = PropertyStore(
+        ownerType: unit.typeName, property: reference.baseName.text, carried: value, unit: unit.id)
+    } else {
+      return
+    }
+    // `container.contentView = chevron`: the value is self's property, of its declared (or made) type.
+    if let expression, aliasSource(of: expression) == nil, let path = pathInfo(expression), path.root != nil,
+      let last = lastMemberName(expression)
+    {
+      let owner = path.root == .selfObject && path.property == last ? unit.typeName : nil
+      let declared = owner.flatMap { index.property(last, in: $0) }
+      if let made = declared?.initialValueType {
+        store.valueType = made
+        store.valueTypeIsExact = true
+      } else {
+        store.valueType = path.typeName
+      }
+    }
+    facts.propertyStores.append(store)
+  }
+
+  private func lastMemberName(_ expression: ExprSyntax) -> String? {
+    let expression = expression.unwrapped
+    if let member = expression.as(MemberAccessExprSyntax.self) { return member.declName.baseName.text }
+    return expression.as(DeclReferenceExprSyntax.self)?.baseName.text
+  }
+
+  /// A path that starts at a type (`Session.shared.onEvent`, `Registry.handlers`): static storage, alive for good.
+  func isStaticPath(_ expression: ExprSyntax) -> Bool {
+    var current = expression.unwrapped
+    while let member = current.as(MemberAccessExprSyntax.self), let base = member.base {
+      current = base.unwrapped
+    }
+    guard let reference = current.as(DeclReferenceExprSyntax.self) else { return false }
+    let name = reference.baseName.text
+    return name.first?.isUppercase == true && scopes.lookup(name) == nil
+      && current.id != expression.unwrapped.id
+      && index.types[name] != nil
+  }
+
+  /// `EventBus.shared` itself: a type's static member.
+  func isStaticType(_ expression: ExprSyntax) -> Bool {
+    guard let member = expression.unwrapped.as(MemberAccessExprSyntax.self),
+      let base = member.base?.unwrapped.as(DeclReferenceExprSyntax.self)
+    else { return false }
+    let name = base.baseName.text
+    return name.first?.isUppercase == true && scopes.lookup(name) == nil
+      && index.types[name]?.staticMembers.contains(member.declName.baseName.text) == true
+  }
+
+  // MARK: Storage keys
+
+  /// Records that a local's value (`timer`) is also kept in `key` (`self.timer = timer`), so a
+  /// teardown of either ends it.
+  func alias(_ value: ExprSyntax, as key: String) {
+    guard let reference = value.unwrapped.as(DeclReferenceExprSyntax.self),
+      let binding = scopes.lookup(reference.baseName.text), case .local(let id) = binding.root
+    else { return }
+    let local = binding.sourceKey ?? "local:\(id)"
+    guard local != key else { return }
+    facts.storageAliases[local, default: []].append(key)
+  }
+
+  /// Names the storage a path is (`Inbox.observer` for `self.observer`, `Cell.disposeBag` for
+  /// `cell.disposeBag`, `local:3` for a local), so a teardown can be matched to what it ends.
+  func storageKey(_ expression: ExprSyntax) -> String? {
+    let expression = expression.unwrapped
+    if let reference = expression.as(DeclReferenceExprSyntax.self) {
+      let name = reference.baseName.text
+      if name.hasPrefix("$"), name.dropFirst().allSatisfy(\.isNumber) {
+        return activeClosures.last?.elementKey
+      }
+      if let binding = scopes.lookup(name) {
+        if binding.root == .selfObject && binding.sourceKey == nil { return "self" }
+        if let key = binding.sourceKey { return key }
+        if case .local(let id) = binding.root { return "local:\(id)" }
+        return nil
+      }
+      return index.property(name, in: unit.typeName) != nil ? selfPropertyKey(name) : nil
+    }
+    if let member = expression.as(MemberAccessExprSyntax.self), let base = member.base {
+      let name = member.declName.baseName.text
+      if aliasSource(of: base)?.root == .selfObject, aliasSource(of: base)?.sourceKey == nil {
+        return selfPropertyKey(name)
+      }
+      guard let typeName = pathInfo(base)?.typeName else { return "?." + name }
+      return (index.property(name, in: typeName)?.owner ?? typeName) + "." + name
+    }
+    // `channels[id]` is kept in `channels`.
+    if let subscriptCall = expression.as(SubscriptCallExprSyntax.self) {
+      return storageKey(subscriptCall.calledExpression)
+    }
+    return nil
+  }
+
+  /// The storage key of self's property `name`: `Owner.name`, named by the type that declares it.
+  func selfPropertyKey(_ name: String) -> String {
+    (index.property(name, in: unit.typeName)?.owner ?? unit.typeName ?? "?") + "." + name
   }
 }

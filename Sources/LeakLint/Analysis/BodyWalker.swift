@@ -13,11 +13,13 @@ final class BodyWalker: SyntaxVisitor {
   let unit: AnalysisUnit
   let index: TypeIndex
   var facts: LintFacts
-  let converter: SourceLocationConverter
+  let lines: LineTable
   var scopes = ScopeStack()
   struct ActiveClosure {
     var closure: Int
     var depth: Int
+    /// The storage whose elements its parameters are (`timers.forEach { $0.invalidate() }`).
+    var elementKey: String?
   }
   var activeClosures: [ActiveClosure] = []
   var closureByNode: [SyntaxIdentifier: Int] = [:]
@@ -26,14 +28,16 @@ final class BodyWalker: SyntaxVisitor {
   var nextLocal: Int
   /// Local roots that are this function's parameters (what they keep is the caller's).
   var parameterRoots: Set<Int> = []
+  /// In a value type's body: the objects its stored properties hold (`@StateObject var model`), by name.
+  var memberObjectBindings: [String: Binding] = [:]
 
   init(
-    unit: AnalysisUnit, index: TypeIndex, facts: LintFacts, converter: SourceLocationConverter, nextLocal: Int
+    unit: AnalysisUnit, index: TypeIndex, facts: LintFacts, lines: LineTable, nextLocal: Int
   ) {
     self.unit = unit
     self.index = index
     self.facts = facts
-    self.converter = converter
+    self.lines = lines
     self.nextLocal = nextLocal
     super.init(viewMode: .sourceAccurate)
   }
@@ -45,13 +49,20 @@ final class BodyWalker: SyntaxVisitor {
       scopes.bind(Binding(name: "self", root: .selfObject, isStrong: true, depth: 0))
     }
     for (position, parameter) in unit.parameters.enumerated() {
-      let root = newLocal(type: nil, name: parameter.name)
+      let root = newLocal(type: parameter.typeName, name: parameter.name)
       parameterRoots.insert(root)
       facts.parameterRoots.insert(root)
+      if let type = parameter.typeName, KnownAPI.ownerParameterTypes.contains(type),
+        scopes.lookup("self") != nil
+      {
+        facts.ownerLocals.insert(root)
+      }
       var carried: [Carried] = [.object(.local(root))]
       if let function = unit.functionIndex { carried.append(.parameter(function: function, index: position)) }
       scopes.bind(
-        Binding(name: parameter.name, root: .local(root), isStrong: true, depth: 0, carried: carried))
+        Binding(
+          name: parameter.name, root: .local(root), isStrong: true, depth: 0, carried: carried,
+          typeName: parameter.typeName))
     }
     if case .lazyInitializer(let name) = unit.kind, let value = unit.node.as(ExprSyntax.self),
       scopes.lookup("self") != nil
@@ -76,7 +87,7 @@ final class BodyWalker: SyntaxVisitor {
   }
 
   func position(_ node: some SyntaxProtocol) -> SourcePosition {
-    let location = converter.location(for: node.positionAfterSkippingLeadingTrivia)
+    let location = lines.location(of: node.positionAfterSkippingLeadingTrivia)
     return SourcePosition(file: unit.file, line: location.line, column: location.column)
   }
 
@@ -86,14 +97,36 @@ final class BodyWalker: SyntaxVisitor {
   /// `self.` refers to `self`.
   func resolve(_ name: String) -> Binding? {
     if let binding = scopes.lookup(name) { return binding }
-    if name != "self", index.hasInstanceMember(name, in: unit.typeName) { return scopes.lookup("self") }
+    if name != "self", index.hasInstanceMember(name, in: unit.typeName) {
+      return scopes.lookup("self") ?? memberObject(name)
+    }
     return nil
+  }
+
+  /// In a value type (a SwiftUI view), the object a stored property holds: a closure that
+  /// reads `model` captures the view's value, and with it that object.
+  func memberObject(_ name: String) -> Binding? {
+    if let known = memberObjectBindings[name] { return known }
+    guard !unit.isStatic, let property = index.property(name, in: unit.typeName), property.keepsValue,
+      !property.shape.isClosure, !property.shape.isCollection
+    else { return nil }
+    let typeName = property.shape.names.first
+    let isObject =
+      property.isObjectWrapper || typeName.map { [.class, .actor].contains(index.types[$0]?.kind) } == true
+    guard isObject else { return nil }
+    let root = newLocal(type: typeName, name: name)
+    facts.memberObjects.insert(root)
+    let binding = Binding(name: name, root: .local(root), isStrong: true, depth: 0, typeName: typeName)
+    memberObjectBindings[name] = binding
+    return binding
   }
 
   /// Records that every closure between the reference and the binding's scope captures it.
   func attribute(_ binding: Binding) {
     guard let root = binding.root else { return }
-    for active in activeClosures where active.depth > binding.depth {
+    for active in activeClosures where active.depth >= binding.depth {
+      if root == .selfObject { facts.closures[active.closure].usesSelf = true }
+      guard active.depth > binding.depth else { continue }
       if binding.isStrong {
         facts.closures[active.closure].strongCaptures.insert(root)
         if binding.isReboundSelf { facts.closures[active.closure].capturesReboundSelf = true }
@@ -117,6 +150,13 @@ final class BodyWalker: SyntaxVisitor {
   }
 
   override func visit(_ node: KeyPathExprSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
+
+  // Types and attributes hold no expression a closure could capture: not walked (a tenth of the nodes).
+  override func visit(_ node: TypeAnnotationSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
+  override func visit(_ node: ReturnClauseSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
+  override func visit(_ node: GenericArgumentClauseSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
+  override func visit(_ node: AttributeListSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
+  override func visit(_ node: StringSegmentSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
 
   override func visit(_ node: MacroExpansionExprSyntax) -> SyntaxVisitorContinueKind {
     ["selector", "keyPath"].contains(node.macroName.text) ? .skipChildren : .visitChildren
@@ -158,7 +198,7 @@ final class BodyWalker: SyntaxVisitor {
 
   override func visit(_ node: ForStmtSyntax) -> SyntaxVisitorContinueKind {
     scopes.push()
-    bindPatternNames(in: Syntax(node.pattern))
+    bindPatternNames(in: Syntax(node.pattern), elementOf: storageKey(node.sequence))
     if node.awaitKeyword != nil { markEndlessLoop(body: node.body) }
     return .visitChildren
   }
@@ -202,13 +242,14 @@ final class BodyWalker: SyntaxVisitor {
   override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind { enter(node) }
   override func visit(_ node: SequenceExprSyntax) -> SyntaxVisitorContinueKind { enter(node) }
 
-  /// Binds every identifier in a pattern as a local of its own.
-  func bindPatternNames(in node: Syntax) {
+  /// Binds every identifier in a pattern as a local of its own (an element of `elementOf`'s storage, if given).
+  func bindPatternNames(in node: Syntax, elementOf key: String? = nil) {
     for identifier in node.descendants(IdentifierPatternSyntax.self) {
       let name = identifier.identifier.text
-      scopes.bind(
-        Binding(
-          name: name, root: .local(newLocal(type: nil, name: name)), isStrong: true, depth: scopes.depth))
+      let binding = Binding(
+        name: name, root: .local(newLocal(type: nil, name: name)), isStrong: true, depth: scopes.depth)
+      binding.sourceKey = key
+      scopes.bind(binding)
     }
   }
 

@@ -40,7 +40,43 @@ struct ClosureInfo {
   var hasEndlessLoop = false
   /// Teardown calls in its body (`invalidate`, `cancel`): a timer that stops itself.
   var teardownCalls: Set<String> = []
+  /// What its body ends, by teardown and storage (`drain@?.readabilityHandler`): a handler that
+  /// clears itself when done lets go of what it captures.
+  var endedStorage: Set<String> = []
   var tag: Tag = .none
+  /// Objects it captures `unowned` (a crash, not a leak, if they go first).
+  var unownedCaptures: Set<Root> = []
+  /// Its body uses self, strongly or not (`self?.show(x)` in a `[weak self]` task).
+  var usesSelf = false
+  /// A subscription's closure whose publisher finishes after one value (a request, `Future`, `Just`).
+  var isOneShot = false
+  /// For a subscription: the head of its chain, decided once every function is known
+  /// (`api.fetchPosts(page:)` is one-shot if `fetchPosts` returns a request's publisher).
+  var chainHead: String?
+}
+
+/// A `Task { … }` (or `Task.detached`) and where it is kept.
+struct TaskUse {
+  var closure: Int
+  var call: Int
+  var unit: Int
+  /// Where the task is kept: a property's or a local's storage key, if any.
+  var storageKey: String?
+  /// The task is made and dropped (its handle is not kept anywhere): nothing can cancel it.
+  var isDiscarded = false
+}
+
+/// A value assigned to a property: `form.delegate = self`, `self.parent = parent`.
+struct PropertyStore {
+  /// The declared type of the object whose property is set; `nil` when unknown.
+  var ownerType: String?
+  var property: String
+  var carried: [Carried]
+  var unit: Int
+  /// The declared type of a value that is a property of some object (`container.contentView = chevron`),
+  /// exact when that property is initialised with its own object.
+  var valueType: String?
+  var valueTypeIsExact = false
 }
 
 /// A path as written, turned into text only when a message needs it (making
@@ -56,7 +92,8 @@ struct PathText: CustomStringConvertible {
 
   init(_ node: some SyntaxProtocol) {
     self.text = nil
-    self.node = Syntax(node)
+    // `&cancellables` names the storage `cancellables`.
+    self.node = node.as(InOutExprSyntax.self).map { Syntax($0.expression) } ?? Syntax(node)
   }
 
   var description: String { text ?? node?.trimmedDescription ?? "" }
@@ -67,6 +104,15 @@ struct Sink {
   /// Whose storage it is; `nil` for a global, a static or a weakly held object.
   var owner: Root?
   var carried: [Carried]
+  /// The storage's key (`Type.property`, `local:3`), to match teardowns to it.
+  var storageKey: String?
+  /// The storage is static (`Session.shared.onEvent`): it outlives any instance.
+  var isStatic = false
+  /// The object whose storage it is (`connection` in `connection.stateUpdateHandler`), by storage
+  /// key: cancelling it (`connection.cancel()`) lets go of what it keeps.
+  var holderKey: String?
+  /// Made by a call that keeps an argument (`presenter.present(request:)`): the call and the argument.
+  var derivedFrom: (call: Int, argument: Int)?
   var position: SourcePosition
   /// The path as written: `self.retryButton.action`, `cancellables`.
   var path: PathText
@@ -93,6 +139,10 @@ struct CallFlow {
   /// The property of self the receiver is, if it is one (`handlers` in `handlers.append(…)`).
   var receiverProperty: String?
   var receiverPath: PathText
+  /// The receiver's storage key (`Type.property`, `local:3`), if it is one.
+  var receiverKey: String?
+  /// The receiver is static storage (`EventBus.shared`).
+  var receiverIsStatic = false
   var isInitializer: Bool
   var position: SourcePosition
   var known: KnownAPI.Semantics?
@@ -102,14 +152,18 @@ struct CallFlow {
 struct APIUse {
   enum Kind { case delayed, timer, observer, dispatchSource, urlSession }
   var kind: Kind
+  var call: Int
   var carried: [Carried]
   /// For `target: self` timers and `delegate: self` sessions.
   var target: Root?
   var position: SourcePosition
   var unit: Int
   var name: String
-  /// The property the result is stored in, if any (`observer = center.addObserver…`).
-  var storedIn: String?
+  /// Where what must be torn down is kept (`Type.timer`, `local:3`): the result's storage, or for
+  /// `setEventHandler` the receiver's.
+  var storageKey: String?
+  /// The result (a token, a timer) is dropped where it is made: nothing can tear it down later.
+  var isDiscarded = false
 }
 
 /// Everything the walk over all units found, before the rules decide.
@@ -129,8 +183,6 @@ struct LintFacts {
   /// `= []`, `removeAll()`, `removeValue(forKey:)`): what they keep is let go,
   /// like a future's callbacks once it completes.
   var drainedProperties: Set<String> = []
-  /// Property names assigned `self` on another object (`form.delegate = self`).
-  var selfAssignedProperties: Set<String> = []
   /// The type each local root was made as (`let form = PaymentForm()`).
   var localTypes: [Int: String] = [:]
   /// Unit of each local root (for the type-level ownership edges).
@@ -139,4 +191,19 @@ struct LintFacts {
   var localNames: [Int: String] = [:]
   /// Local roots that are parameters of the function they belong to.
   var parameterRoots: Set<Int> = []
+  /// Values assigned to properties, for the types a property can hold.
+  var propertyStores: [PropertyStore] = []
+  /// Tasks made, with where they are kept.
+  var tasks: [TaskUse] = []
+  /// Teardowns by what they tear down (`invalidate@Clock.timer`, `drain@Cell.disposeBag`,
+  /// `removeObserver@Inbox.token`): the units that call them.
+  var targetedTeardowns: [String: [Int]] = [:]
+  /// Other storage a local's value is also kept in (`self.timer = timer`, `tasks.append(task)`), by the local's key.
+  var storageAliases: [String: [String]] = [:]
+  /// Local roots whose object keeps self (a SwiftNIO handler's `context` parameter).
+  var ownerLocals: Set<Int> = []
+  /// Local roots that stand for a property of self's value (`[imageView]` in a capture list), by property.
+  var propertyCopies: [Int: String] = [:]
+  /// Local roots that stand for a stored object of a value type (`model` in a SwiftUI view).
+  var memberObjects: Set<Int> = []
 }

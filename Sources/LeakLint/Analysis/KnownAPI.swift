@@ -8,6 +8,8 @@ enum KnownAPI {
   enum Semantics: Equatable {
     /// The receiver keeps the first argument (`append`, `addSubview`, `addAction`).
     case receiverKeepsFirstArgument
+    /// The receiver keeps the closures passed to it until a teardown (`player.addPeriodicTimeObserver { … }`).
+    case receiverKeepsClosures
     /// The result keeps the closure arguments (`UIAlertAction(…handler:)`, `Task { }`).
     case resultKeepsClosures(ClosureInfo.Tag)
     /// `sink`: the result keeps its closures and those of the operators before it.
@@ -36,7 +38,7 @@ enum KnownAPI {
   static func teardownNames(for kind: APIUse.Kind) -> Set<String> {
     switch kind {
     case .timer: ["invalidate", "cancel"]
-    case .observer: ["removeObserver"]
+    case .observer: ["removeObserver"]  // of a token: `removeObserver(self)` does not remove a block
     case .dispatchSource: ["cancel"]
     case .urlSession: ["invalidateAndCancel", "finishTasksAndInvalidate"]
     case .delayed: []
@@ -52,6 +54,25 @@ enum KnownAPI {
   /// Every teardown name the walk records.
   static let teardownCalls: Set<String> = [
     "invalidate", "cancel", "removeObserver", "invalidateAndCancel", "finishTasksAndInvalidate", "removeAll",
+    "removeTimeObserver",
+  ]
+
+  /// Protocols whose conformer is the application's delegate, alive as long as the process.
+  static let applicationDelegateProtocols: Set<String> = [
+    "UIApplicationDelegate", "NSApplicationDelegate", "WKApplicationDelegate", "WKExtensionDelegate",
+  ]
+
+  /// SwiftUI property wrappers of an object a view shares with the framework (it outlives any one view value).
+  static let objectWrapperAttributes: Set<String> = ["StateObject", "ObservedObject", "EnvironmentObject"]
+
+  /// Framework parameter types whose object keeps the object whose method receives it:
+  /// a SwiftNIO `ChannelHandlerContext` keeps its handler.
+  static let ownerParameterTypes: Set<String> = ["ChannelHandlerContext"]
+
+  /// RxSwift's subscribing calls and the labels of their closures.
+  static let reactiveSubscribeNames: Set<String> = ["subscribe", "drive", "emit", "bind"]
+  static let reactiveClosureLabels: Set<String> = [
+    "onNext", "onError", "onCompleted", "onSuccess", "onFailure", "onDisposed", "onCompletion",
   ]
 
   /// Properties UIKit classes keep strongly, for code whose superclass is not in the linted files.
@@ -82,13 +103,21 @@ enum KnownAPI {
     case "sink": return .subscription
     case "assign" where labels.contains("on"): return .assignOn
     case "store" where labels == ["in"]: return .storeIn
+    case "disposed" where labels == ["by"]: return .storeIn
+    case let name
+    where reactiveSubscribeNames.contains(name) && hasClosureArgument
+      && allLabels.allSatisfy({ $0 == nil || reactiveClosureLabels.contains($0!) || $0 == "with" })
+      && allLabels.contains(where: { $0.map(reactiveClosureLabels.contains) == true }):
+      return .subscription
+    case "addPeriodicTimeObserver", "addBoundaryTimeObserver": return .receiverKeepsClosures
     case "observe" where hasClosureArgument: return .resultKeepsClosures(.combine)
     case "asyncAfter": return .root(.delayed)
     case "scheduledTimer" where !repeatsFalse && (hasClosureArgument || labels.contains("target")):
       return .root(.timer)
     case "scheduleRepeatedTask", "scheduleRepeatedAsyncTask": return .root(.timer)
     case "addObserver" where allLabels.contains("forName"): return .root(.observer)
-    case "setEventHandler", "setRegistrationHandler": return .root(.dispatchSource)
+    // A registration handler runs once and is let go: only the event handler is kept.
+    case "setEventHandler": return .root(.dispatchSource)
     default: return receiverKeeps.contains(name) ? .receiverKeepsFirstArgument : nil
     }
   }

@@ -24,24 +24,67 @@ struct Resolution {
     for (position, function) in index.functions.enumerated() where function.key == nil {
       storedParameters[position] = Set(function.parameters.indices)
     }
-    for call in facts.calls.indices { targetsCache[call] = targets(of: facts.calls[call]) }
+    for call in facts.calls.indices { targetsCache[call] = targets(of: call) }
+    // Calls whose receiver may keep an argument; the sinks they make are built once, at the end
+    // (a sink's text is for messages only).
+    let keepingCalls = facts.calls.indices.filter { position in
+      switch facts.calls[position].known {
+      case .resultKeepsClosures, .subscription, .assignOn: false
+      default: !facts.calls[position].isInitializer
+      }
+    }
     for _ in 0..<8 {
       let before = storedParameters
-      sinks = facts.sinks + derivedSinks()
-      for sink in sinks where keepsBeyondCall(sink.owner) && !isDrained(sink) {
-        for case .parameter(let function, let position) in expand(sink.carried) {
-          storedParameters[function, default: []].insert(position)
-        }
+      for sink in facts.sinks where keepsBeyondCall(sink.owner) && !isDrained(sink) {
+        markStored(sink.carried)
+      }
+      for position in keepingCalls
+      where keepsBeyondCall(facts.calls[position].receiverOwner)
+        && !isDrained(
+          owner: facts.calls[position].receiverOwner, property: facts.calls[position].receiverProperty,
+          unit: facts.calls[position].unit)
+      {
+        for argument in keptArguments(of: position) { markStored(facts.calls[position].arguments[argument]) }
       }
       if storedParameters == before { break }
+    }
+    sinks = facts.sinks + derivedSinks(keepingCalls)
+  }
+
+  /// Records the parameters `items` carry as kept by their functions.
+  private mutating func markStored(_ items: [Carried]) {
+    for case .parameter(let function, let position) in expand(items) {
+      storedParameters[function, default: []].insert(position)
+    }
+  }
+
+  /// Where each function keeps its parameters (`present(request:)` keeps `request` in
+  /// `Presenter.request`), by function and parameter: emptying that storage lets the argument go.
+  func parameterStorage(function: Int, parameter: Int) -> [String] {
+    var keys: Set<String> = []
+    for sink in sinks {
+      guard let key = sink.storageKey,
+        sink.carried.contains(where: { $0 == .parameter(function: function, index: parameter) })
+      else { continue }
+      keys.insert(key)
+    }
+    return keys.sorted()
+  }
+
+  /// The functions a call reaches, each with the parameter its argument `argument` binds to.
+  func targetParameters(of callIndex: Int, argument: Int) -> [(function: Int, parameter: Int)] {
+    (targetsCache[callIndex] ?? []).compactMap { target in
+      argument < target.mapping.count ? (target.function, target.mapping[argument]) : nil
     }
   }
 
   /// A sink into a property of self that is emptied elsewhere: kept until then, not for good.
   private func isDrained(_ sink: Sink) -> Bool {
-    guard sink.owner == .selfObject, let property = sink.property,
-      let typeName = index.units[sink.unit].typeName
-    else { return false }
+    isDrained(owner: sink.owner, property: sink.property, unit: sink.unit)
+  }
+
+  private func isDrained(owner: Root?, property: String?, unit: Int) -> Bool {
+    guard owner == .selfObject, let property, let typeName = index.units[unit].typeName else { return false }
     return facts.drainedProperties.contains(typeName + "." + property)
   }
 
@@ -53,16 +96,19 @@ struct Resolution {
     }
   }
 
-  private func targets(of call: CallFlow) -> [Target] {
+  private func targets(of callIndex: Int) -> [Target] {
+    let name = facts.calls[callIndex].name
+    let isInitializer = facts.calls[callIndex].isInitializer
+    let labels = facts.calls[callIndex].labels
+    let trailingLabels = facts.calls[callIndex].trailingLabels
     let candidates = index.candidates(
-      name: call.isInitializer ? "init" : call.name, labels: call.labels, trailingLabels: call.trailingLabels,
-      receiverType: call.isInitializer ? call.name : call.receiverType)
+      name: isInitializer ? "init" : name, labels: labels, trailingLabels: trailingLabels,
+      receiverType: isInitializer ? name : facts.calls[callIndex].receiverType)
     return candidates.compactMap { function in
-      if call.isInitializer && index.functions[function].owner != call.name { return nil }
+      if isInitializer && index.functions[function].owner != name { return nil }
       guard
         let mapping = ArgumentMatcher.match(
-          parameters: index.functions[function].parameters, labels: call.labels,
-          trailingLabels: call.trailingLabels)
+          parameters: index.functions[function].parameters, labels: labels, trailingLabels: trailingLabels)
       else { return nil }
       return Target(function: function, mapping: mapping)
     }
@@ -70,19 +116,24 @@ struct Resolution {
 
   /// The arguments whose values the call's receiver (or, for an initializer, its result) keeps.
   func keptArguments(of callIndex: Int) -> [Int] {
-    let call = facts.calls[callIndex]
+    // Read in place: a call's record is large, and this runs for every call in every round.
+    let arguments = facts.calls[callIndex].arguments
     let targets = targetsCache[callIndex] ?? []
-    switch call.known {
-    case .receiverKeepsFirstArgument where targets.isEmpty || call.receiverIsCollection:
-      return call.arguments.isEmpty ? [] : [0]
+    switch facts.calls[callIndex].known {
+    case .receiverKeepsFirstArgument where targets.isEmpty || facts.calls[callIndex].receiverIsCollection:
+      return arguments.isEmpty ? [] : [0]
+    case .receiverKeepsClosures:
+      return arguments.indices.filter { argument in
+        arguments[argument].contains { if case .closure = $0 { true } else { false } }
+      }
     case .resultKeepsClosures, .subscription, .assignOn:
-      return Array(call.arguments.indices)
+      return Array(arguments.indices)
     case .root, .storeIn:
       return []
     default: break
     }
     guard !targets.isEmpty else { return [] }
-    return call.arguments.indices.filter { argument in
+    return arguments.indices.filter { argument in
       targets.allSatisfy { target in
         argument < target.mapping.count
           && storedParameters[target.function, default: []].contains(target.mapping[argument])
@@ -102,17 +153,21 @@ struct Resolution {
     return "\(call.name)(\(labels))"
   }
 
-  private func derivedSinks() -> [Sink] {
+  private func derivedSinks(_ keepingCalls: [Int]) -> [Sink] {
     var result: [Sink] = []
-    for (position, call) in facts.calls.enumerated() where !call.isInitializer {
-      if case .resultKeepsClosures = call.known { continue }
-      if call.known == .subscription || call.known == .assignOn { continue }
-      for argument in keptArguments(of: position) {
-        result.append(
-          Sink(
-            owner: call.receiverOwner, carried: call.arguments[argument], position: call.position,
-            path: call.receiverPath, unit: call.unit, property: call.receiverProperty, via: describe(position)
-          ))
+    for position in keepingCalls {
+      let kept = keptArguments(of: position)
+      guard !kept.isEmpty else { continue }
+      let call = facts.calls[position]
+      for argument in kept {
+        var sink = Sink(
+          owner: call.receiverOwner, carried: call.arguments[argument], position: call.position,
+          path: call.receiverPath, unit: call.unit, property: call.receiverProperty, via: describe(position))
+        sink.storageKey = call.receiverKey
+        sink.holderKey = call.receiverKey
+        sink.isStatic = call.receiverIsStatic
+        sink.derivedFrom = (position, argument)
+        result.append(sink)
       }
     }
     return result
@@ -129,14 +184,15 @@ struct Resolution {
         continue
       }
       guard seenCalls.insert(callIndex).inserted else { continue }
-      let call = facts.calls[callIndex]
       let keepsInResult: Bool
-      switch call.known {
+      switch facts.calls[callIndex].known {
       case .resultKeepsClosures, .subscription, .assignOn: keepsInResult = true
-      default: keepsInResult = call.isInitializer
+      default: keepsInResult = facts.calls[callIndex].isInitializer
       }
       guard keepsInResult else { continue }
-      for argument in keptArguments(of: callIndex) { stack.append(contentsOf: call.arguments[argument]) }
+      for argument in keptArguments(of: callIndex) {
+        stack.append(contentsOf: facts.calls[callIndex].arguments[argument])
+      }
     }
     return result
   }

@@ -15,6 +15,8 @@ final class Binding {
   var isReboundSelf = false
   /// A collection value (`var handlers: [() -> Void] = []`).
   var isCollection = false
+  /// The storage it is a copy of (`if let observer` of the property `observer`), for teardowns.
+  var sourceKey: String?
 
   init(
     name: String, root: Root?, isStrong: Bool, depth: Int, carried: [Carried] = [], typeName: String? = nil

@@ -41,8 +41,4 @@ extension ExprSyntax {
     }
   }
 
-  /// `self`, as written.
-  var isSelfKeyword: Bool {
-    self.as(DeclReferenceExprSyntax.self)?.baseName.tokenKind == .keyword(.self)
-  }
 }

@@ -25,6 +25,8 @@ struct AnalysisUnit {
   var functionIndex: Int?
   /// An `override`, or `public`/`open`: something outside the linted code may call it.
   var isEntryPoint = false
+  /// `private` or `fileprivate`: only the linted code can call it.
+  var isPrivate = false
 
   /// A readable name for messages: `viewDidLoad()`, `init`, `deinit`.
   var displayName: String {

@@ -5,13 +5,13 @@ import SwiftSyntax
 final class IndexBuilder: SyntaxVisitor {
   private(set) var index: TypeIndex
   private let file: Int
-  private let converter: SourceLocationConverter
+  private let lines: LineTable
   private var typeStack: [String] = []
 
-  init(index: TypeIndex, file: Int, converter: SourceLocationConverter) {
+  init(index: TypeIndex, file: Int, lines: LineTable) {
     self.index = index
     self.file = file
-    self.converter = converter
+    self.lines = lines
     super.init(viewMode: .sourceAccurate)
   }
 
@@ -37,7 +37,7 @@ final class IndexBuilder: SyntaxVisitor {
   }
 
   func position(_ node: some SyntaxProtocol) -> SourcePosition {
-    let location = converter.location(for: node.positionAfterSkippingLeadingTrivia)
+    let location = lines.location(of: node.positionAfterSkippingLeadingTrivia)
     return SourcePosition(file: file, line: location.line, column: location.column)
   }
 
@@ -68,6 +68,14 @@ final class IndexBuilder: SyntaxVisitor {
     enter(
       node.name.text, kind: .class, inheritance: node.inheritanceClause, generics: node.genericParameterClause
     )
+    let isMain = node.attributes.contains {
+      guard let name = $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription else { return false }
+      return ["main", "UIApplicationMain", "NSApplicationMain"].contains(name)
+    }
+    let inherited = (node.inheritanceClause?.inheritedTypes ?? []).flatMap { TypeShape($0.type).names }
+    if isMain || inherited.contains(where: KnownAPI.applicationDelegateProtocols.contains) {
+      index.update(node.name.text) { $0.isApplicationDelegate = true }
+    }
     return .visitChildren
   }
   override func visitPost(_ node: ClassDeclSyntax) { typeStack.removeLast() }
@@ -119,9 +127,11 @@ final class IndexBuilder: SyntaxVisitor {
   private static func parameters(_ clause: FunctionParameterClauseSyntax) -> [FunctionInfo.Parameter] {
     clause.parameters.map { parameter in
       let label = parameter.firstName.tokenKind == .wildcard ? nil : parameter.firstName.text
+      let shape = TypeShape(parameter.type)
       return FunctionInfo.Parameter(
         label: label, name: (parameter.secondName ?? parameter.firstName).text,
-        hasDefault: parameter.defaultValue != nil, isClosure: TypeShape(parameter.type).isClosure)
+        hasDefault: parameter.defaultValue != nil, isClosure: shape.isClosure,
+        typeName: shape.isClosure ? nil : shape.names.first)
     }
   }
 
@@ -139,10 +149,14 @@ final class IndexBuilder: SyntaxVisitor {
     let isStatic = Self.isStatic(node.modifiers)
     let parameters = Self.parameters(node.signature.parameterClause)
     let name = node.name.text
-    let functionIndex = index.addFunction(
-      FunctionInfo(
-        name: name, owner: typeStack.last, parameters: parameters, isStatic: isStatic,
-        key: NodeKey(file: file, id: node.id)))
+    var function = FunctionInfo(
+      name: name, owner: typeStack.last, parameters: parameters, isStatic: isStatic,
+      key: NodeKey(file: file, id: node.id))
+    function.resultTypeNames = TypeShape(node.signature.returnClause?.type).names
+    if function.resultTypeNames.contains(where: PublisherChain.isPublisherTypeName), let body = node.body {
+      function.returnedChainHeads = PublisherChain.returnedHeads(of: body)
+    }
+    let functionIndex = index.addFunction(function)
     if let owner = typeStack.last {
       index.update(owner) { info in
         if isStatic { info.staticMembers.insert(name) } else { info.methods.insert(name) }
@@ -154,6 +168,9 @@ final class IndexBuilder: SyntaxVisitor {
       index.units[index.units.count - 1].isEntryPoint = node.modifiers.contains {
         [.keyword(.override), .keyword(.public), .keyword(.open)].contains($0.name.tokenKind)
       }
+      index.units[index.units.count - 1].isPrivate = node.modifiers.contains {
+        [.keyword(.private), .keyword(.fileprivate)].contains($0.name.tokenKind)
+      }
     }
     return .skipChildren
   }
@@ -164,7 +181,16 @@ final class IndexBuilder: SyntaxVisitor {
       FunctionInfo(
         name: "init", owner: typeStack.last, parameters: parameters, isStatic: false,
         key: NodeKey(file: file, id: node.id)))
-    if let owner = typeStack.last { index.update(owner) { $0.hasExplicitInit = true } }
+    let isPrivate = node.modifiers.contains {
+      $0.name.tokenKind == .keyword(.private) || $0.name.tokenKind == .keyword(.fileprivate)
+    }
+    if let owner = typeStack.last {
+      index.update(owner) { info in
+        info.hasExplicitInit = true
+        info.hasOnlyPrivateInits = (info.declaresInit ? info.hasOnlyPrivateInits : true) && isPrivate
+        info.declaresInit = true
+      }
+    }
     if let body = node.body {
       addUnit(.initializer, node: body, parameters: parameters, functionIndex: functionIndex)
     }
@@ -185,6 +211,17 @@ final class IndexBuilder: SyntaxVisitor {
 
   override func visit(_ node: CodeBlockItemSyntax) -> SyntaxVisitorContinueKind {
     guard node.parent?.parent?.is(SourceFileSyntax.self) == true else { return .visitChildren }
+    // `let session = Session()` at top level: a global that holds its object for good.
+    if case .decl(let decl) = node.item, let variable = decl.as(VariableDeclSyntax.self) {
+      for binding in variable.bindings {
+        if let call = binding.initializer?.value.as(FunctionCallExprSyntax.self),
+          let callee = call.calledExpression.as(DeclReferenceExprSyntax.self),
+          callee.baseName.text.first?.isUppercase == true
+        {
+          index.update(callee.baseName.text) { $0.hasStaticInstance = true }
+        }
+      }
+    }
     switch node.item {
     case .decl(let decl) where !decl.is(VariableDeclSyntax.self): return .visitChildren
     default:
@@ -206,14 +243,23 @@ final class IndexBuilder: SyntaxVisitor {
       default: break
       }
     }
-    let isOutlet = node.attributes.contains {
-      $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription == "IBOutlet"
+    let attributeNames = node.attributes.compactMap {
+      $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription
     }
+    let isOutlet = attributeNames.contains("IBOutlet")
+    let isObjectWrapper = attributeNames.contains { KnownAPI.objectWrapperAttributes.contains($0) }
     let lastType = node.bindings.last?.typeAnnotation?.type
     for binding in node.bindings {
       guard let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text else { continue }
       if isStatic {
-        index.update(owner) { $0.staticMembers.insert(name) }
+        let makesOwner =
+          binding.initializer.map {
+            Self.constructs(owner, $0.value, annotation: binding.typeAnnotation?.type)
+          } ?? false
+        index.update(owner) { info in
+          info.staticMembers.insert(name)
+          if makesOwner { info.hasStaticInstance = true }
+        }
         continue
       }
       var property = PropertyInfo(name: name, owner: owner, position: position(binding.pattern))
@@ -221,6 +267,7 @@ final class IndexBuilder: SyntaxVisitor {
       property.isLet = node.bindingSpecifier.tokenKind == .keyword(.let)
       property.isLazy = isLazy
       property.isOutlet = isOutlet
+      property.isObjectWrapper = isObjectWrapper
       property.shape = TypeShape(binding.typeAnnotation?.type ?? lastType)
       if let accessors = binding.accessorBlock {
         switch accessors.accessors {
@@ -236,6 +283,11 @@ final class IndexBuilder: SyntaxVisitor {
         property.hasInitialValue = true
         if let call = value.as(FunctionCallExprSyntax.self) {
           property.initialValueConstructs = true
+          if let callee = call.calledExpression.as(DeclReferenceExprSyntax.self),
+            callee.baseName.text.first?.isUppercase == true
+          {
+            property.initialValueType = callee.baseName.text
+          }
           if binding.typeAnnotation == nil,
             let callee = call.calledExpression.as(DeclReferenceExprSyntax.self),
             callee.baseName.text.first?.isUppercase == true
@@ -255,5 +307,23 @@ final class IndexBuilder: SyntaxVisitor {
       }
     }
     return .skipChildren
+  }
+
+  /// Whether `value` makes an instance of `owner`: `Owner(…)`, `Owner.init(…)`, `Self()`, `.init()`, or
+  /// `{ … }()` for a property declared as `Owner`.
+  private static func constructs(_ owner: String, _ value: ExprSyntax, annotation: TypeSyntax?) -> Bool {
+    guard let call = value.as(FunctionCallExprSyntax.self) else { return false }
+    var callee = call.calledExpression
+    if let member = callee.as(MemberAccessExprSyntax.self), member.declName.baseName.text == "init" {
+      guard let base = member.base else { return true }
+      callee = base
+    }
+    if let reference = callee.as(DeclReferenceExprSyntax.self) {
+      return reference.baseName.text == owner || reference.baseName.text == "Self"
+    }
+    if callee.is(ClosureExprSyntax.self), let annotation {
+      return TypeShape(annotation).names.first == owner
+    }
+    return false
   }
 }

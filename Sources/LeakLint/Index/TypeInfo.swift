@@ -22,6 +22,13 @@ struct TypeInfo: Sendable {
   var methods: Set<String> = []
   var staticMembers: Set<String> = []
   var hasExplicitInit = false
+  /// Every initializer it declares is `private` (or `fileprivate`).
+  var hasOnlyPrivateInits = false
+  var declaresInit = false
+  /// A static stored property whose initial value makes an instance of this type (`static let shared = Self()`).
+  var hasStaticInstance = false
+  /// The application's delegate (`UIApplicationDelegate`, `@main`): it lives as long as the process.
+  var isApplicationDelegate = false
 
   /// True when `self` is an object (a class, an actor, an unknown type, or a
   /// protocol whose conformers are all classes).
@@ -48,6 +55,10 @@ struct PropertyInfo: Sendable {
   var hasInitialValue = false
   /// The initial value constructs the object (`= Row()`, `= { … }()`).
   var initialValueConstructs = false
+  /// The type the initial value constructs, when it is a plain initializer call (`= Row()`).
+  var initialValueType: String?
+  /// A SwiftUI wrapper of an object the view does not own alone (`@StateObject`, `@ObservedObject`, `@EnvironmentObject`).
+  var isObjectWrapper = false
   var shape = TypeShape()
   var position: SourcePosition
 
@@ -66,6 +77,8 @@ struct FunctionInfo: Sendable {
     var name: String
     var hasDefault: Bool
     var isClosure: Bool
+    /// The first nominal type its declared type names (`ChannelHandlerContext`), if any.
+    var typeName: String? = nil
   }
 
   var name: String
@@ -73,6 +86,10 @@ struct FunctionInfo: Sendable {
   var parameters: [Parameter]
   var isStatic: Bool
   var key: NodeKey?
+  /// The nominal types its declared result names (`AnyPublisher<Post, Error>` gives `AnyPublisher`, `Post`).
+  var resultTypeNames: [String] = []
+  /// The calls at the head of the publisher chains it returns (`dataTaskPublisher`, `Future`), if it returns a publisher.
+  var returnedChainHeads: [String] = []
 
   /// The argument labels, `_` for none: `run(completion:)` gives `["completion"]`.
   var labels: [String?] { parameters.map(\.label) }

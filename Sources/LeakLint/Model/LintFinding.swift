@@ -60,8 +60,10 @@ public enum LintSeverity: String, Sendable, Hashable, Codable, CaseIterable {
 }
 
 extension LintFinding: Comparable {
-  /// Orders by file, line, column, then rule.
+  /// Orders by file, line, column, rule, then message and fix: a total order, so sorted output never
+  /// depends on the order findings were made in.
   public static func < (lhs: LintFinding, rhs: LintFinding) -> Bool {
-    (lhs.file, lhs.line, lhs.column, lhs.rule.rawValue) < (rhs.file, rhs.line, rhs.column, rhs.rule.rawValue)
+    (lhs.file, lhs.line, lhs.column, lhs.rule.rawValue, lhs.message, lhs.fix)
+      < (rhs.file, rhs.line, rhs.column, rhs.rule.rawValue, rhs.message, rhs.fix)
   }
 }

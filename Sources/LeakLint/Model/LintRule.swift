@@ -23,8 +23,12 @@ public enum LintRule: String, Sendable, Hashable, Codable, CaseIterable {
   case capturedOwner = "captured-owner"
   /// A Combine subscription that self keeps captures self (`sink`, `assign(to:on: self)`).
   case combineSink = "combine-sink"
-  /// A task that self keeps loops over a sequence that never ends and captures self.
+  /// A task loops over a sequence that never ends and captures self strongly: self lives as long as the task.
   case taskLoop = "task-loop"
+  /// A task loops for ever working for self, which it captures weakly: self goes, the task keeps running.
+  case taskZombie = "task-zombie"
+  /// An `unowned` capture in a block something runs after self may have gone: a crash, not a leak.
+  case unownedCapture = "unowned-capture"
   /// A strong stored reference back to an object that owns the holder (a delegate, an output, a parent).
   case strongBackReference = "strong-back-reference"
   /// A NotificationCenter block observer captures self and is never removed outside `deinit`.
@@ -47,6 +51,8 @@ public enum LintRule: String, Sendable, Hashable, Codable, CaseIterable {
     case .capturedOwner: "closure captures its owner"
     case .combineSink: "subscription stores self"
     case .taskLoop: "endless task stores self"
+    case .taskZombie: "endless task outlives self"
+    case .unownedCapture: "unowned capture outlives self"
     case .strongBackReference: "strong back reference"
     case .notificationObserver: "observer block keeps self"
     case .repeatingTimer: "repeating timer keeps self"
@@ -70,7 +76,11 @@ public enum LintRule: String, Sendable, Hashable, Codable, CaseIterable {
     case .combineSink:
       "self keeps the subscription, the subscription keeps its closure, and the closure captures self: a cycle."
     case .taskLoop:
-      "A task keeps its closure until it finishes, a loop over a sequence that never ends never finishes, and self keeps the task."
+      "A task keeps its closure, and the self it captures, until it finishes, and a loop over a sequence that never ends never finishes."
+    case .taskZombie:
+      "A weak capture lets self go, but a task whose loop never ends keeps running, and holding its stream, after self is gone."
+    case .unownedCapture:
+      "Something that outlives self (a queue, a timer, the notification center, a task) runs the block later, and an unowned self that has gone traps."
     case .strongBackReference:
       "The holder is owned, directly or through objects it owns, by the object this property points back to: a cycle."
     case .notificationObserver:
@@ -99,6 +109,9 @@ public enum LintRule: String, Sendable, Hashable, Codable, CaseIterable {
       "Capture weakly in the subscriber (`[weak self]`), or use `assign(to: &$property)` instead of `assign(to:on: self)`."
     case .taskLoop:
       "Capture weakly (`[weak self]`) and cancel the task when done (`task?.cancel()`, not in deinit)."
+    case .taskZombie:
+      "Cancel the task when done (`task?.cancel()` in `viewDidDisappear` or `stop()`), or leave the loop once self is gone (`guard let self else { return }`)."
+    case .unownedCapture: "Capture weakly (`[weak self]`): the block runs when self may have gone."
     case .strongBackReference: "Declare the back reference `weak var` (or `unowned`)."
     case .notificationObserver:
       "Capture weakly in the block (`[weak self]`) and remove the observer when done, not only in deinit."

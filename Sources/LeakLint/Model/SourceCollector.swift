@@ -3,19 +3,33 @@ import Foundation
 extension Linter {
   /// The Swift files under `paths` (files as given, folders recursively,
   /// skipping hidden folders and `.build`), sorted, minus the excluded ones.
+  ///
+  /// Bad input is a ``LintError`` with a one-line message, never an empty
+  /// success: a path that does not exist, a file named explicitly that is not
+  /// a `.swift` file (`/etc/passwd`, a binary, a device), and paths under
+  /// which there is no Swift file at all ("nothing to lint").
   public func swiftFiles(under paths: [String]) throws -> [String] {
     var result: [String] = []
     let manager = FileManager.default
+    guard !paths.isEmpty else { throw LintError("nothing to lint: no file or folder given") }
     for path in paths {
       var isDirectory: ObjCBool = false
       guard manager.fileExists(atPath: path, isDirectory: &isDirectory) else {
         throw LintError("no such file or folder: \(path)")
       }
       if !isDirectory.boolValue {
+        guard path.hasSuffix(".swift") else {
+          throw LintError("not a Swift file: \(path) (name .swift files or folders)")
+        }
+        let type = (try? manager.attributesOfItem(atPath: path)[.type]) as? FileAttributeType
+        guard type == .typeRegular else { throw LintError("not a regular file: \(path)") }
         result.append(path)
         continue
       }
-      guard let enumerator = manager.enumerator(atPath: path) else {
+      // A folder named through a symbolic link is read as the folder it points to (its files keep
+      // the name given).
+      let folder = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+      guard let enumerator = manager.enumerator(atPath: folder) else {
         throw LintError("cannot read folder: \(path)")
       }
       var found: [String] = []
@@ -31,7 +45,14 @@ extension Linter {
       }
       result += found.sorted()
     }
-    return result.filter { !configuration.isExcluded($0) }
+    let included = result.filter { !configuration.isExcluded($0) }
+    guard !included.isEmpty else {
+      let named = paths.joined(separator: ", ")
+      throw LintError(
+        "nothing to lint: no Swift files in \(named)\(result.isEmpty ? "" : " (all excluded by the configuration)")"
+      )
+    }
+    return included
   }
 
   /// Lints every Swift file under `paths`, together.
@@ -41,6 +62,8 @@ extension Linter {
       guard let data = FileManager.default.contents(atPath: path) else {
         throw LintError("cannot read \(path)")
       }
+      // Swift source is text: a NUL byte means a binary named `.swift`.
+      guard !data.contains(0) else { throw LintError("not Swift source (binary data): \(path)") }
       return SourceInput(path: path, text: String(decoding: data, as: UTF8.self))
     }
     let lines = inputs.reduce(0) { total, input in

@@ -7,6 +7,10 @@ struct RuleContext {
   let files: [String]
   /// The units of each type, for teardown searches.
   let unitsByType: [String: [Int]]
+  /// Types whose one instance lives as long as the process (a singleton, the app delegate).
+  let processLifetimeTypes: Set<String>
+  /// Names of the linted functions that return a publisher finishing after one value.
+  let oneShotFunctionNames: Set<String>
 
   init(index: TypeIndex, facts: LintFacts, resolution: Resolution, files: [String]) {
     self.index = index
@@ -18,6 +22,125 @@ struct RuleContext {
       if let typeName = unit.typeName { units[typeName, default: []].append(unit.id) }
     }
     unitsByType = units
+    processLifetimeTypes = Self.processLifetimeTypes(index: index, facts: facts, files: files)
+    oneShotFunctionNames = Self.oneShotFunctionNames(index: index)
+  }
+
+  /// Types whose objects live as long as the process: the application's delegate; a singleton
+  /// (a static property or a global holds an instance, and no other code of the app makes one, or
+  /// every initializer is private); an object only such an object makes, in a property's initial
+  /// value; and a test case (XCTest keeps every test case object until the run ends). What they
+  /// keep for good is no leak.
+  private static func processLifetimeTypes(index: TypeIndex, facts: LintFacts, files: [String]) -> Set<String>
+  {
+    var constructed: [String: Int] = [:]
+    let testFiles = files.map(isTestFile)
+    for position in facts.calls.indices where facts.calls[position].isInitializer {
+      let unit = index.units[facts.calls[position].unit]
+      // A test's own instances, and a global's initial value, are not the app making another one.
+      guard unit.kind != .topLevel, !testFiles[unit.file] else { continue }
+      constructed[facts.calls[position].name, default: 0] += 1
+    }
+    var result: Set<String> = []
+    for (name, info) in index.types where info.kind == .class || info.kind == .actor {
+      if info.isApplicationDelegate || index.supertypes(of: name).contains("XCTestCase")
+        || (info.hasStaticInstance && (info.hasOnlyPrivateInits || constructed[name, default: 0] == 0))
+      {
+        result.insert(name)
+      }
+    }
+    var changed = true
+    while changed {
+      changed = false
+      for owner in result.sorted() {
+        for property in (index.types[owner]?.properties ?? [:]).values {
+          guard let made = property.initialValueType, !result.contains(made),
+            [.class, .actor].contains(index.types[made]?.kind), constructed[made, default: 0] == 0
+          else { continue }
+          result.insert(made)
+          changed = true
+        }
+      }
+    }
+    return result
+  }
+
+  /// A file of tests (`Tests/…`, `…Tests.swift`, `….test.swift`): its objects are not the app's.
+  static func isTestFile(_ path: String) -> Bool {
+    path.split(separator: "/").contains { component in
+      component.hasSuffix("Tests") || component.hasSuffix("Test") || component.hasSuffix("Tests.swift")
+        || component.hasSuffix("Test.swift") || component.hasSuffix(".test.swift")
+    }
+  }
+
+  /// Functions whose publisher finishes after one value: declared to return a `Future` (or an
+  /// RxSwift `Single`), or returning a chain whose head is a request, `Just`, `Future`, or another such function.
+  private static func oneShotFunctionNames(index: TypeIndex) -> Set<String> {
+    var oneShot: Set<Int> = []
+    var changed = true
+    func isOneShotName(_ name: String, _ known: Set<String>) -> Bool {
+      PublisherChain.oneShotHeads.contains(name) || known.contains(name)
+    }
+    var names: Set<String> = []
+    while changed {
+      changed = false
+      for (position, function) in index.functions.enumerated() where !oneShot.contains(position) {
+        let declared = function.resultTypeNames.first.map(PublisherChain.oneShotTypes.contains) ?? false
+        let returned =
+          !function.returnedChainHeads.isEmpty
+          && function.returnedChainHeads.allSatisfy { isOneShotName($0, names) }
+        if declared || returned {
+          oneShot.insert(position)
+          changed = true
+        }
+      }
+      names = Set(oneShot.map { index.functions[$0].name })
+    }
+    return names
+  }
+
+  /// Whether the type's instances live as long as the process.
+  func livesForever(_ typeName: String?) -> Bool {
+    typeName.map(processLifetimeTypes.contains) ?? false
+  }
+
+  /// Whether a subscription's closure lets go of what it captures once its publisher finishes.
+  func isOneShot(_ closure: ClosureInfo) -> Bool {
+    closure.isOneShot || closure.chainHead.map(oneShotFunctionNames.contains) == true
+  }
+
+  /// Whether the storage `key` is emptied or ended (by one of `names`: `drain`, `cancel`,
+  /// `invalidate`, `removeObserver`) in a function that runs, other than `deinit` and the one
+  /// that set it up (`timer?.invalidate()` before rescheduling ends the old timer, not the new
+  /// one). A local's storage is ended in its own function (`defer { heartbeat.cancel() }`).
+  func isTornDown(_ key: String, by names: [String], setupUnit: Int) -> Bool {
+    var seen: Set<String> = []
+    return isTornDown(key, by: names, setupUnit: setupUnit, seen: &seen)
+  }
+
+  private func isTornDown(_ key: String, by names: [String], setupUnit: Int, seen: inout Set<String>) -> Bool
+  {
+    guard seen.insert(key).inserted else { return false }
+    for alias in facts.storageAliases[key] ?? []
+    where isTornDown(alias, by: names, setupUnit: setupUnit, seen: &seen) {
+      return true
+    }
+    let isLocal = key.hasPrefix("local:")
+    var keys = [key]
+    if !isLocal, let dot = key.lastIndex(of: ".") { keys.append("?" + key[dot...]) }
+    for name in names {
+      for key in keys {
+        for candidateID in facts.targetedTeardowns[name + "@" + key] ?? [] {
+          if isLocal {
+            if candidateID == setupUnit { return true }
+            continue
+          }
+          let candidate = index.units[candidateID]
+          if candidateID != setupUnit && candidate.kind != .deinitializer && runs(candidate) { return true }
+        }
+      }
+    }
+    return false
   }
 
   func finding(
@@ -45,10 +168,23 @@ struct RuleContext {
     }
   }
 
+  /// Whether a function can run in the program: one called in the linted code, an override or
+  /// `public`, or an internal one (a `shutdown()` is called from code the lint may not see: another
+  /// module, the app's owner) unless its name says only tests call it (`breakCycleForTesting()`).
   private func runs(_ unit: AnalysisUnit) -> Bool {
     switch unit.kind {
-    case .function(let name): unit.isEntryPoint || facts.calledNames.contains(name)
+    case .function(let name):
+      unit.isEntryPoint || facts.calledNames.contains(name)
+        || (!unit.isPrivate && !name.contains("Testing") && !name.contains("ForTest"))
     default: true
+    }
+  }
+
+  /// The name of a tracked object, for messages: self, or a local's name in backticks.
+  func objectName(_ root: Root) -> String {
+    switch root {
+    case .selfObject: "self"
+    case .local(let id): facts.localNames[id].map { "`\($0)`" } ?? "an object it owns"
     }
   }
 

@@ -23,7 +23,7 @@ final class AppCoordinator: Coordinator {
   }
 
   func childDidFinish(_ child: Coordinator) {
-    childCoordinators.removeAll { $0 === child }
+    navigationController.popToRootViewController(animated: true)
   }
 }
 

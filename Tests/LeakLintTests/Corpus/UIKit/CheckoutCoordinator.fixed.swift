@@ -1,0 +1,43 @@
+// swift-format-ignore-file
+// Corpus file for LeakLint tests: realistic code, linted, never compiled.
+// The child coordinator holds its parent weakly.
+import UIKit
+
+final class AppCoordinator {
+  let navigationController: UINavigationController
+  private var checkout: CheckoutCoordinator?
+
+  init(navigationController: UINavigationController) {
+    self.navigationController = navigationController
+  }
+
+  func showCheckout(cartID: String) {
+    let child = CheckoutCoordinator(parent: self, navigationController: navigationController)
+    checkout = child
+    child.start(cartID: cartID)
+  }
+
+  func checkoutDidFinish() {
+    navigationController.popToRootViewController(animated: true)
+  }
+}
+
+final class CheckoutCoordinator {
+  private weak var parent: AppCoordinator?
+  private let navigationController: UINavigationController
+
+  init(parent: AppCoordinator, navigationController: UINavigationController) {
+    self.parent = parent
+    self.navigationController = navigationController
+  }
+
+  func start(cartID: String) {
+    let screen = UIViewController()
+    screen.title = "Cart \(cartID)"
+    navigationController.pushViewController(screen, animated: true)
+  }
+
+  func finish() {
+    parent?.checkoutDidFinish()
+  }
+}

@@ -1,0 +1,40 @@
+// swift-format-ignore-file
+// Corpus file for LeakLint tests: realistic code, linted, never compiled.
+// A list that creates and presents an editor: presenting is not keeping.
+import UIKit
+
+protocol NoteEditorDelegate: AnyObject {
+  func noteEditor(_ editor: NoteEditorViewController, didSave text: String)
+}
+
+final class NoteEditorViewController: UIViewController {
+  var delegate: NoteEditorDelegate?
+  private let textView = UITextView()
+
+  override func viewDidLoad() {
+    super.viewDidLoad()
+    view.addSubview(textView)
+    navigationItem.rightBarButtonItem = UIBarButtonItem(
+      barButtonSystemItem: .save, target: self, action: #selector(save))
+  }
+
+  @objc private func save() {
+    delegate?.noteEditor(self, didSave: textView.text)
+    dismiss(animated: true)
+  }
+}
+
+final class NotesListViewController: UITableViewController, NoteEditorDelegate {
+  private var notes: [String] = []
+
+  @objc func addNote() {
+    let editor = NoteEditorViewController()
+    editor.delegate = self
+    present(UINavigationController(rootViewController: editor), animated: true)
+  }
+
+  func noteEditor(_ editor: NoteEditorViewController, didSave text: String) {
+    notes.append(text)
+    tableView.reloadData()
+  }
+}
