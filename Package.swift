@@ -288,7 +288,10 @@ if instrumented {
   let lintOnly: Set<String> = ["LeakLint", "LeakLintTests", "LeakLabBenchmarks", "LintPrecision"]
   package.targets.removeAll { lintOnly.contains($0.name) }
   package.products.removeAll { $0.name == "LeakLint" }
-  package.dependencies.removeAll { $0.url?.hasSuffix("/swift-syntax") == true }
+  package.dependencies.removeAll {
+    if case .sourceControl(_, let location, _) = $0.kind { return location.hasSuffix("/swift-syntax") }
+    return false
+  }
   for target in package.targets where ["leaklab", "LeakLabTests"].contains(target.name) {
     target.dependencies.removeAll {
       if case .byNameItem(let name, _) = $0 { return name == "LeakLint" }

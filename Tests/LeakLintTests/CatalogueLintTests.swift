@@ -22,6 +22,11 @@ import Testing
     "task-loop": .taskLoop,
     "foundation-timer": .repeatingTimer,
     "dispatch-source-timer": .dispatchSource,
+    "combine-sink": .combineSink,
+    "child-coordinator": .strongBackReference,
+    "task-zombie": .taskZombie,
+    "unowned-capture": .unownedCapture,
+    "handler-context": .strongBackReference,
   ]
 
   @Test func everyScenarioHasAnExpectedRule() {
