@@ -26,47 +26,64 @@ extension HeapModel {
   /// address left in a buffer from holding a leak, or from being the path
   /// that explains one.
   func admitUncountedReferences() {
-    let count = blockCount
     let strong = strongCounts.base!
     let exact = exactStrongIn.base!
     let kinds = self.kinds.base!
-    let inStarts = inStart.base!
-    var candidates: [(quality: Int, edge: Int, isRoot: Bool)] = []
-    for block in 0..<count {
+    var candidates: [Candidate] = []
+    for block in 0..<blockCount {
       let strongCount = strong[block]
       guard BlockKind(rawValue: kinds[block])?.isSwiftObject == true else { continue }
       let room = strongCount == Self.unknownCount ? Int.max : Int(strongCount) - Int(exact[block])
       guard room > 0 else { continue }
-      candidates.removeAll(keepingCapacity: true)
-      for slot in Int(inStarts[block])..<Int(inStarts[block + 1]) {
-        let position = Int(inEdges.base![slot])
-        let info = outInfos.base![position]
-        let kind = info & Self.kindMask
-        guard kind == UInt32(EdgeKind.conservative.rawValue) || kind == UInt32(EdgeKind.unmanaged.rawValue),
-          outTargets.base![position] & Self.interiorBit == 0
-        else { continue }
-        let source = Int(inSources.base![slot] & ~Self.interiorBit)
-        let word = Int(info >> Self.wordShift)
-        candidates.append((quality(ofReferenceIn: source, word: word, kind: kind), position, false))
-      }
-      for position in rootPositions(of: block) where rootTargets.base![position] & Self.interiorBit == 0 {
-        candidates.append((Self.quality(of: rootKinds[Int(rootOrigins.base![position])]), position, true))
-      }
-      guard !candidates.isEmpty else { continue }
-      var admitted = candidates
-      if candidates.count > room {
-        candidates.sort { $0.quality < $1.quality }
-        let bar = candidates[room - 1].quality
-        admitted = candidates.filter { $0.quality <= bar }
-      }
-      for candidate in admitted {
+      for candidate in admissible(into: block, room: room, excluding: nil, buffer: &candidates) {
         if candidate.isRoot {
-          rootAdmitted.base![candidate.edge] = 1
+          rootAdmitted.base![candidate.position] = 1
         } else {
-          outInfos.base![candidate.edge] |= Self.admittedBit
+          outInfos.base![candidate.position] |= Self.admittedBit
         }
       }
     }
+  }
+
+  /// A word no metadata counts that points at a Swift object's start: an
+  /// edge's or a root word's position, and how likely it is to hold a count.
+  struct Candidate {
+    var quality: Int
+    var position: Int
+    var isRoot: Bool
+  }
+
+  /// The words into `block` that its count's `room` believes, the likeliest
+  /// first, with the ones that tie with the last (words in `excluded`
+  /// blocks left out); `buffer` is reused.
+  func admissible(
+    into block: Int, room: Int, excluding excluded: Set<Int>?, buffer candidates: inout [Candidate]
+  ) -> [Candidate] {
+    candidates.removeAll(keepingCapacity: true)
+    for slot in Int(inStart.base![block])..<Int(inStart.base![block + 1]) {
+      let position = Int(inEdges.base![slot])
+      let info = outInfos.base![position]
+      let kind = info & Self.kindMask
+      guard kind == UInt32(EdgeKind.conservative.rawValue) || kind == UInt32(EdgeKind.unmanaged.rawValue),
+        outTargets.base![position] & Self.interiorBit == 0
+      else { continue }
+      let source = Int(inSources.base![slot] & ~Self.interiorBit)
+      if let excluded, excluded.contains(source) { continue }
+      let word = Int(info >> Self.wordShift)
+      candidates.append(
+        Candidate(
+          quality: quality(ofReferenceIn: source, word: word, kind: kind), position: position, isRoot: false))
+    }
+    for position in rootPositions(of: block) where rootTargets.base![position] & Self.interiorBit == 0 {
+      candidates.append(
+        Candidate(
+          quality: Self.quality(of: rootKinds[Int(rootOrigins.base![position])]), position: position,
+          isRoot: true))
+    }
+    guard candidates.count > room else { return candidates }
+    candidates.sort { $0.quality < $1.quality }
+    let bar = candidates[room - 1].quality
+    return candidates.filter { $0.quality <= bar }
   }
 
   /// How likely word `word` of `source`, of `kind`, is to be a reference a
@@ -114,5 +131,80 @@ extension HeapModel {
     var end = low
     while end < count, Int(targets[end] & ~Self.interiorBit) == block { end += 1 }
     return low..<end
+  }
+}
+
+/// Where a Swift object's strong references are, as its strong count and
+/// the model account for them: "3 of 3 strong references found", or "2 of
+/// 3 strong references found: one is held from memory no metadata
+/// describes".
+public struct StrongReferences: Sendable, Hashable, CustomStringConvertible {
+  /// The object's strong count, read from its header.
+  public var count: Int
+  /// How many metadata describes: fields, captures and elements of live blocks.
+  public var described: Int
+  /// How many are words no metadata describes that the count leaves room
+  /// for (C memory, a global, another thread's stack), the likeliest first.
+  public var inOtherMemory: Int
+  /// How many are the caller's own variables (its stack, or its task's frames).
+  public var caller: Int
+
+  /// How many the model could not place in any memory it read (a register
+  /// of a thread that was not stopped, a word the scan did not see).
+  public var unseen: Int { max(0, count - described - inOtherMemory - caller) }
+
+  /// The account without the caller's own references (how many a call
+  /// holds depends on the build, not on the program): "2 of 2 strong
+  /// references found", "1 of 2 strong references found: one is held from
+  /// memory no metadata describes".
+  public var description: String {
+    let others = count - caller
+    var text = "\(described) of \(others) strong reference\(others == 1 ? "" : "s") found"
+    var parts: [String] = []
+    if inOtherMemory > 0 {
+      parts.append("\(Self.amount(inOtherMemory)) held from memory no metadata describes")
+    }
+    if unseen > 0 { parts.append("\(Self.amount(unseen)) held where no memory read shows it (a register)") }
+    if !parts.isEmpty { text += ": " + parts.joined(separator: ", ") }
+    return text
+  }
+
+  /// "one is", "two are", "12 are".
+  static func amount(_ count: Int) -> String {
+    let words = ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"]
+    let number = count <= words.count ? words[count - 1] : "\(count)"
+    return number + (count == 1 ? " is" : " are")
+  }
+}
+
+extension HeapModel {
+  /// Where the strong references of Swift object `block` are: how many its
+  /// strong count says exist, how many metadata describes, and which words
+  /// hold the rest (see ``admitUncountedReferences()``), words in
+  /// `excluded` blocks left out (a tool's own memory, which holds nothing
+  /// of the program's). Nil for a block that is not a counted Swift object
+  /// (immortal, or its counts unreadable).
+  public func strongReferences(of block: Int, excluding excluded: Set<Int> = []) -> StrongReferences? {
+    guard let count = strongCount(of: block) else { return nil }
+    let described = min(count, exactStrongReferences(to: block))
+    var room = count - described
+    var inOtherMemory = 0
+    var caller = 0
+    if room > 0 {
+      var buffer: [Candidate] = []
+      for candidate in admissible(into: block, room: room, excluding: excluded, buffer: &buffer) {
+        if candidate.quality == Self.quality(of: .callerStack(thread: 0)) {
+          caller += 1
+        } else {
+          inOtherMemory += 1
+        }
+      }
+    }
+    // Words that tie with the last one the count leaves room for are all
+    // believed; the account never says more than the count.
+    inOtherMemory = min(inOtherMemory, room)
+    room -= inOtherMemory
+    caller = min(caller, room)
+    return StrongReferences(count: count, described: described, inOtherMemory: inOtherMemory, caller: caller)
   }
 }

@@ -1,3 +1,5 @@
+import HeapModel
+
 /// Why an object is still alive, as far as the explainer can see.
 ///
 /// ```swift
@@ -43,11 +45,16 @@ public struct Explanation: Sendable, CustomStringConvertible {
   /// Why nothing could be seen holding the object, when the verdict is
   /// ``Verdict/notVisible(retainCount:)``.
   public var notVisibleReason: String?
+  /// Where the object's strong references are, when its memory was
+  /// searched: "3 of 3 strong references found" (fields, captures and
+  /// elements account for its whole strong count), or which are held from
+  /// memory no metadata describes, or are the caller's own.
+  public var strongReferences: StrongReferences?
 
   /// Creates an explanation.
   public init(
     object: ObjectInfo, verdict: Verdict, method: InspectionMethod, isTruncated: Bool, visitedCount: Int,
-    rootPath: RetainPath? = nil, notVisibleReason: String? = nil
+    rootPath: RetainPath? = nil, notVisibleReason: String? = nil, strongReferences: StrongReferences? = nil
   ) {
     self.object = object
     self.verdict = verdict
@@ -56,6 +63,7 @@ public struct Explanation: Sendable, CustomStringConvertible {
     self.visitedCount = visitedCount
     self.rootPath = rootPath
     self.notVisibleReason = notVisibleReason
+    self.strongReferences = strongReferences
   }
 
   /// The path found, if any.
@@ -77,6 +85,7 @@ public struct Explanation: Sendable, CustomStringConvertible {
       text = "\(object.name) is held by something not visible here (retain count \(count))"
       if let notVisibleReason { text += ": \(notVisibleReason)" }
     }
+    if let strongReferences { text += "; \(strongReferences)" }
     if isTruncated { text += " [search stopped at a limit]" }
     if method == .mirror { text += " [Mirror fallback: cannot tell weak from strong, cannot see captures]" }
     return text

@@ -68,16 +68,25 @@ enum MemoryRootSearch {
     var reason: String
   }
 
-  /// Searches `model` from the object at `address` and names the path found.
+  /// Searches `model` from the object at `address` and names the path
+  /// found; says where the object's strong references are.
   static func search(
     _ model: HeapModel, from address: UInt, own: [UInt], deadline: ContinuousClock.Instant?, maxNodes: Int
-  ) -> MemoryRootResult {
+  ) -> (MemoryRootResult, StrongReferences?) {
     guard let block = model.block(containing: address), model.block(block).address == address else {
-      return .changed
+      return (.changed, nil)
     }
+    let excluded = ownMemory(in: model, own: own)
+    let result = search(model, from: block, excluding: excluded, deadline: deadline, maxNodes: maxNodes)
+    return (result, model.strongReferences(of: block, excluding: excluded))
+  }
+
+  private static func search(
+    _ model: HeapModel, from block: Int, excluding excluded: Set<Int>, deadline: ContinuousClock.Instant?,
+    maxNodes: Int
+  ) -> MemoryRootResult {
     let outcome = model.pathToRoot(
-      from: block, accepts: accepts, excluded: ownMemory(in: model, own: own), maxNodes: maxNodes,
-      deadline: deadline)
+      from: block, accepts: accepts, excluded: excluded, maxNodes: maxNodes, deadline: deadline)
     guard let path = outcome.path else {
       return .nothing(visited: outcome.visited, isTruncated: outcome.isTruncated)
     }
@@ -93,10 +102,11 @@ enum MemoryRootSearch {
       visited: outcome.visited)
   }
 
-  /// The explainer's own memory, never a step on a path: its engines and
-  /// sessions (found by their classes), and the C memory a few steps from
-  /// them that belongs to the Remote Mirror library (its C++ objects, or
-  /// plain buffers).
+  /// The explainer's own memory, never a step on a path nor a holder of a
+  /// count: its engines and sessions (found by their classes), and the C
+  /// memory reachable from them that belongs to the Remote Mirror library:
+  /// its C++ objects, and the plain buffers near them (its type caches keep
+  /// vectors whose stale words were seen pointing at the object explained).
   static func ownMemory(in model: HeapModel, own: [UInt]) -> Set<Int> {
     let snapshot = model.snapshot
     let library = snapshot.images.images.first { $0.name.hasPrefix("libswiftRemoteMirror") }
@@ -109,16 +119,21 @@ enum MemoryRootSearch {
     for block in 0..<model.blockCount where ownClasses.contains(snapshot.heap.firstWord(of: block)) {
       starts.append(block)
     }
+    // Plain buffers (no vtable) are followed at most `plainHops` in a row:
+    // past that they are as likely the program's (libdispatch's chains of
+    // continuations) as the library's.
+    let plainHops = 3
     var excluded = Set<Int>()
-    var pending = starts.map { (block: $0, depth: 0) }
-    while let (block, depth) = pending.popLast() {
-      guard excluded.insert(block).inserted, depth < 4 else { continue }
+    var pending = starts.map { (block: $0, plain: 0) }
+    while let (block, plain) = pending.popLast() {
+      guard excluded.insert(block).inserted else { continue }
       for edge in model.edges(from: block) where !model.kind(of: edge.target).isSwiftObject {
         let first = snapshot.heap.firstWord(of: edge.target)
-        guard snapshot.images.image(containing: first) == nil || library?.contains(first) == true else {
-          continue
+        if library?.contains(first) == true {
+          pending.append((edge.target, 0))
+        } else if snapshot.images.image(containing: first) == nil, plain < plainHops {
+          pending.append((edge.target, plain + 1))
         }
-        pending.append((edge.target, depth + 1))
       }
     }
     return excluded
@@ -201,10 +216,10 @@ extension ReflectionEngine {
   /// to a true root (see ``MemoryRootSearch``).
   func memoryRootSearch(
     of address: UInt, registered: [(address: UInt, name: String)], limits: SearchLimits
-  ) -> MemoryRootResult {
+  ) -> (MemoryRootResult, StrongReferences?) {
     let model: HeapModel
     switch MemoryRootSearch.model(registered: registered) {
-    case .failure(let failure): return .unavailable(failure.reason)
+    case .failure(let failure): return (.unavailable(failure.reason), nil)
     case .success(let built): model = built
     }
     let engine = UInt(bitPattern: Unmanaged.passUnretained(self).toOpaque())

@@ -1,4 +1,5 @@
 import CRemoteMirror
+import HeapModel
 import MemoryView
 
 #if canImport(Glibc)
@@ -193,9 +194,10 @@ public final class RetainExplainer: Sendable {
       let report = engine.search(address, roots: roots.map { Self.address(of: $0.object) }, limits: limits)
       // Always with safe reads: the scan meets blocks that are not objects.
       var memory = MemoryRootResult.unavailable("the memory search is off")
+      var strongReferences: StrongReferences?
       if searchesMemory, searchesMemoryBesideCycles || report.kind == .none, let safe = ReflectionEngine.safe
       {
-        memory = safe.memoryRootSearch(
+        (memory, strongReferences) = safe.memoryRootSearch(
           of: address, registered: roots.map { (Self.address(of: $0.object), $0.name ?? "registered root") },
           limits: limits)
       }
@@ -266,7 +268,7 @@ public final class RetainExplainer: Sendable {
         }
       return Explanation(
         object: subject, verdict: verdict, method: method, isTruncated: isTruncated, visitedCount: visited,
-        rootPath: rootPath, notVisibleReason: rootPath == nil ? reason : nil)
+        rootPath: rootPath, notVisibleReason: rootPath == nil ? reason : nil, strongReferences: strongReferences)
     }
   }
 

@@ -87,12 +87,13 @@ import Testing
     (
       "foundation-timer", "; also held from root: global __CFRunLoops in libFoundation.so → (conservative) ",
       "→ (conservative) word 18: Timer#1 → _fire: closure in ScoreboardScreen.startRefreshing()"
-        + " → captures ScoreboardScreen#1 (strong)"
+        + " → captures ScoreboardScreen#1 (strong); 2 of 2 strong references found"
     ),
     (
       "dispatch-source-timer",
       "held from root: global _dispatch_timers_heap + 8 in libdispatch.so → (conservative) ",
-      "→ (conservative) word 5: Block (malloc block, 56 B) → (conservative) word 5: UploadProgressScreen#1 (strong)"
+      "→ (conservative) word 5: Block (malloc block, 56 B) → (conservative) word 5: UploadProgressScreen#1 (strong);"
+        + " 1 of 2 strong references found: one is held from memory no metadata describes"
     ),
   ]
 

@@ -5,7 +5,9 @@ import ScreenKit
 import Testing
 
 @MainActor
-@Suite struct AssertDeallocationTests {
+/// In a process of its own: a survivor that no cycle explains is searched
+/// for in memory, and that answer depends on what else lives in the process.
+@Suite(.inProcessOfItsOwn("AssertDeallocationTests")) struct AssertDeallocationTests {
   @Test func passesForAnObjectNothingElseHolds() {
     let result = assertDeallocation(of: { ClosureHolder() }) { holder in
       holder.onChange = { print("changed") }
@@ -184,4 +186,8 @@ import Testing
       wait: .realTime(timeout: .seconds(90), poll: .milliseconds(2)))
     #expect(result.passed)
   }
+}
+
+@Test(.runsSuitesAlone) func assertDeallocationTestsPassInAProcessOfTheirOwn() throws {
+  try ProcessOfItsOwn.expectPasses("LeakTestingTests.AssertDeallocationTests")
 }

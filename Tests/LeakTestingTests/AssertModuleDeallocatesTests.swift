@@ -4,7 +4,9 @@ import LeakTesting
 import Testing
 
 @MainActor
-@Suite struct AssertModuleDeallocatesTests {
+/// In a process of its own: a survivor that no cycle explains is searched
+/// for in memory, and that answer depends on what else lives in the process.
+@Suite(.inProcessOfItsOwn("AssertModuleDeallocatesTests")) struct AssertModuleDeallocatesTests {
   @Test func passesWhenEveryPartGoesWithTheRoot() {
     let result = assertModuleDeallocates { makeAndExpose(strong: false) }
     #expect(result.passed)
@@ -66,4 +68,8 @@ import Testing
     }
     leaked?.strongScreen = nil
   }
+}
+
+@Test(.runsSuitesAlone) func assertModuleDeallocatesTestsPassInAProcessOfTheirOwn() throws {
+  try ProcessOfItsOwn.expectPasses("LeakTestingTests.AssertModuleDeallocatesTests")
 }

@@ -4,7 +4,9 @@ import LeakTesting
 import Testing
 
 @MainActor
-@Suite struct LeakTrackerTests {
+/// In a process of its own: a survivor that no cycle explains is searched
+/// for in memory, and that answer depends on what else lives in the process.
+@Suite(.inProcessOfItsOwn("LeakTrackerTests")) struct LeakTrackerTests {
   @Test func passesWhenEveryTrackedObjectIsGone() {
     let leaks = LeakTracker()
     do {
@@ -84,4 +86,8 @@ import Testing
   @Test func eachTestHasItsOwn() {
     #expect(LeakTracker.current?.trackedCount == 0)
   }
+}
+
+@Test(.runsSuitesAlone) func leakTrackerTestsPassInAProcessOfTheirOwn() throws {
+  try ProcessOfItsOwn.expectPasses("LeakTestingTests.LeakTrackerTests")
 }

@@ -3,7 +3,9 @@ import LeakTesting
 import Testing
 
 @MainActor
-@Suite struct RetainGraphAttachmentTests {
+/// In a process of its own: a survivor that no cycle explains is searched
+/// for in memory, and that answer depends on what else lives in the process.
+@Suite(.inProcessOfItsOwn("RetainGraphAttachmentTests")) struct RetainGraphAttachmentTests {
   @Test("retainPathWithDOT adds the retain graph as DOT, which Graphviz renders, after the path")
   func failureCarriesTheDOT() throws {
     weak var leaked: ClosureHolder?  // weak: only the cycle may keep it alive
@@ -67,4 +69,8 @@ import Testing
     #expect(result.failures.count == 1)
     #expect(result.failures.first?.contains("\nretain graph (DOT):\ndigraph \"ClosureHolder\" {") == true)
   }
+}
+
+@Test(.runsSuitesAlone) func retainGraphAttachmentTestsPassInAProcessOfTheirOwn() throws {
+  try ProcessOfItsOwn.expectPasses("LeakTestingTests.RetainGraphAttachmentTests")
 }

@@ -28,16 +28,19 @@ final class AssertAllPropertiesNilXCTests: FailureRecordingTestCase {
     let failures = recordingNonisolatedFailures { assertAllPropertiesNil(in: self) }
     // The test case itself is what holds them, from XCTest's global current
     // test case (no root path where the memory view cannot walk the heap).
-    let rootPath = { (property: String, type: String) in
+    // The presenter holds the service too: its count is accounted for.
+    let rootPath = { (property: String, type: String, references: String) in
       memoryViewIsSupported
         ? "; retained by: held from root: global XCTCurrentTestCase in libXCTest.so → (conservative)"
-          + " AssertAllPropertiesNilXCTests → \(property): \(type) (strong)" : ""
+          + " AssertAllPropertiesNilXCTests → \(property): \(type) (strong); \(references)" : ""
     }
     assertMessages(
       failures,
       [
-        "`presenter` (Presenter) is still set after teardown" + rootPath("presenter", "Presenter"),
-        "`service` (Service) is still set after teardown" + rootPath("service", "Service"),
+        "`presenter` (Presenter) is still set after teardown"
+          + rootPath("presenter", "Presenter", "1 of 1 strong reference found"),
+        "`service` (Service) is still set after teardown"
+          + rootPath("service", "Service", "2 of 2 strong references found"),
       ])
     presenter = nil
     service = nil

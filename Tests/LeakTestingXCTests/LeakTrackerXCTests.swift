@@ -20,7 +20,8 @@ final class LeakTrackerXCTests: FailureRecordingTestCase {
       memoryViewIsSupported
       ? "; retained by: held from root: global XCTCurrentTestCase in libXCTest.so → (conservative)"
         + " LeakTrackerXCTests → idleScheduler: ManualScheduler → (conservative) word 4: Array storage → [0]:"
-        + " ScheduledWork → work: closure in PendingWorker.init(scheduler:delay:) → captures PendingWorker (strong)"
+        + " ScheduledWork → work: closure in PendingWorker.init(scheduler:delay:) → captures PendingWorker (strong);"
+        + " 1 of 1 strong reference found"
       : ""
     expectFailuresUntilTeardown(["PendingWorker is still alive at the end of the test" + rootPath])
     trackForLeaks(PendingWorker(scheduler: idleScheduler, delay: .seconds(1)))
