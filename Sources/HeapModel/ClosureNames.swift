@@ -32,6 +32,25 @@ package enum ClosureNames {
     return simplify(symbol.demangled)
   }
 
+  /// The closure a task runs, from the resume functions of its async
+  /// frames (innermost first): the outermost frame of the program's own
+  /// code, past the concurrency library's frames and the compiler's thunks
+  /// (`closure in Subscription.start()`); nil when no frame is named.
+  package static func taskEntry(frames: [UInt], in images: ImageList) -> String? {
+    for function in frames.reversed() where function != 0 {
+      guard let image = images.image(containing: function), !image.name.hasPrefix("libswift_Concurrency"),
+        let symbol = image.symbol(containing: function, kinds: .function)
+      else { continue }
+      var name = Substring(symbol.demangled)
+      if let range = name.firstRange(of: "resume partial function for ") { name = name[range.upperBound...] }
+      guard !name.hasPrefix("_Z"), !name.hasPrefix("partial apply forwarder for "),
+        !name.hasPrefix("reabstraction thunk"), !name.hasPrefix("thunk for ")
+      else { continue }
+      return simplify(String(name))
+    }
+    return nil
+  }
+
   private static func lookUp(_ function: UInt) -> String? {
     guard function != 0 else { return nil }
     var buffer = [CChar](repeating: 0, count: 2048)

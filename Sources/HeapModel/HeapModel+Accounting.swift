@@ -144,28 +144,22 @@ public struct StrongReferences: Sendable, Hashable, CustomStringConvertible {
   /// How many metadata describes: fields, captures and elements of live blocks.
   public var described: Int
   /// How many are words no metadata describes that the count leaves room
-  /// for (C memory, a global, another thread's stack), the likeliest first.
+  /// for, in the heap, a global or memory a runtime mapped (C memory, a
+  /// CoreFoundation object's, a Block's captures), the likeliest first.
   public var inOtherMemory: Int
-  /// How many are the caller's own variables (its stack, or its task's frames).
-  public var caller: Int
+  /// How many are held by threads: words of their stacks (the caller's
+  /// own variables among them), or registers no memory shows.
+  public var byThreads: Int { max(0, count - described - inOtherMemory) }
 
-  /// How many the model could not place in any memory it read (a register
-  /// of a thread that was not stopped, a word the scan did not see).
-  public var unseen: Int { max(0, count - described - inOtherMemory - caller) }
-
-  /// The account without the caller's own references (how many a call
-  /// holds depends on the build, not on the program): "2 of 2 strong
-  /// references found", "1 of 2 strong references found: one is held from
-  /// memory no metadata describes".
+  /// The account of the references held in memory, threads' stacks and
+  /// registers left out (how many a running thread holds changes from one
+  /// instant to the next, and a call's own depend on the build): "2 of 2
+  /// strong references found", "1 of 2 strong references found: one is
+  /// held from memory no metadata describes".
   public var description: String {
-    let others = count - caller
-    var text = "\(described) of \(others) strong reference\(others == 1 ? "" : "s") found"
-    var parts: [String] = []
-    if inOtherMemory > 0 {
-      parts.append("\(Self.amount(inOtherMemory)) held from memory no metadata describes")
-    }
-    if unseen > 0 { parts.append("\(Self.amount(unseen)) held where no memory read shows it (a register)") }
-    if !parts.isEmpty { text += ": " + parts.joined(separator: ", ") }
+    let inMemory = described + inOtherMemory
+    var text = "\(described) of \(inMemory) strong reference\(inMemory == 1 ? "" : "s") found"
+    if inOtherMemory > 0 { text += ": \(Self.amount(inOtherMemory)) held from memory no metadata describes" }
     return text
   }
 
@@ -180,31 +174,24 @@ public struct StrongReferences: Sendable, Hashable, CustomStringConvertible {
 extension HeapModel {
   /// Where the strong references of Swift object `block` are: how many its
   /// strong count says exist, how many metadata describes, and which words
-  /// hold the rest (see ``admitUncountedReferences()``), words in
+  /// in memory hold the rest (the others are threads') (see ``admitUncountedReferences()``), words in
   /// `excluded` blocks left out (a tool's own memory, which holds nothing
   /// of the program's). Nil for a block that is not a counted Swift object
   /// (immortal, or its counts unreadable).
   public func strongReferences(of block: Int, excluding excluded: Set<Int> = []) -> StrongReferences? {
     guard let count = strongCount(of: block) else { return nil }
     let described = min(count, exactStrongReferences(to: block))
-    var room = count - described
+    let room = count - described
     var inOtherMemory = 0
-    var caller = 0
     if room > 0 {
       var buffer: [Candidate] = []
-      for candidate in admissible(into: block, room: room, excluding: excluded, buffer: &buffer) {
-        if candidate.quality == Self.quality(of: .callerStack(thread: 0)) {
-          caller += 1
-        } else {
-          inOtherMemory += 1
-        }
+      let stacks = Self.quality(of: .stack(thread: 0, name: ""))
+      inOtherMemory = admissible(into: block, room: room, excluding: excluded, buffer: &buffer).count {
+        $0.quality < stacks
       }
     }
     // Words that tie with the last one the count leaves room for are all
     // believed; the account never says more than the count.
-    inOtherMemory = min(inOtherMemory, room)
-    room -= inOtherMemory
-    caller = min(caller, room)
-    return StrongReferences(count: count, described: described, inOtherMemory: inOtherMemory, caller: caller)
+    return StrongReferences(count: count, described: described, inOtherMemory: min(inOtherMemory, room))
   }
 }

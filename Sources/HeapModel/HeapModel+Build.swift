@@ -101,6 +101,7 @@ extension HeapModel {
       model.figures.exactEdges = sink.exactEdges
       resolveSideTables()
       assignSlabOwners()
+      nameTasks()
       dropUnheldEdges()
       countExactReferences()
       buildBackwardIndex()

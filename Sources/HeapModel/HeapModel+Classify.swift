@@ -184,6 +184,44 @@ extension HeapModel.Builder {
     }
   }
 
+  /// Names each task after the closure it runs: `Task (closure in
+  /// TickerScreen.start())`, the outermost of its async frames (Remote
+  /// Mirror's backtrace of the task), else the function it resumes next.
+  /// Tasks that run the same closure share a type, so a census counts them
+  /// apart.
+  mutating func nameTasks() {
+    let kinds = model.kinds.base!
+    var idsByName: [String: UInt32] = [:]
+    for task in 0..<heap.count where kinds[task] == BlockKind.task.rawValue {
+      let info = swift_reflection_asyncTaskInfo(types.context, UInt64(heap.startPointer[task]))
+      guard info.error == nil else { continue }
+      var frames: [UInt] = []
+      if let backtrace = info.asyncBacktraceFrames {
+        frames = (0..<Int(info.asyncBacktraceFrameCount)).map { UInt(backtrace[$0]) }
+      }
+      frames.append(UInt(info.runJob))
+      guard let closure = ClosureNames.taskEntry(frames: frames, in: model.snapshot.images) else { continue }
+      let taskType = model.typeIDs.base![task]
+      let name = "\(model.heapTypes[Int(taskType)].name) (\(closure))"
+      if let known = idsByName[name] {
+        model.typeIDs.base![task] = known
+        continue
+      }
+      var type = model.heapTypes[Int(taskType)]
+      type.name = name
+      type.censusName = name
+      model.heapTypes.append(type)
+      typeKinds.append(type.kind)
+      model.typeLayouts.append(model.typeLayouts[Int(taskType)])
+      model.layoutPerInstance.append(model.layoutPerInstance[Int(taskType)])
+      simpleSlots.append(nil)
+      largestBlock.append(Int.max)
+      let id = UInt32(model.heapTypes.count - 1)
+      idsByName[name] = id
+      model.typeIDs.base![task] = id
+    }
+  }
+
   /// Whether an edge from `source` into task slab `slab` can hold it: only
   /// from the slab's own task, or another slab of that task.
   func holdsSlab(_ slab: Int, from source: Int, sourceKind: BlockKind) -> Bool {

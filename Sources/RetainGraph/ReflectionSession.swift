@@ -2,6 +2,10 @@ import CRemoteMirror
 import HeapModel
 import MemoryView
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// One Remote Mirror reflection context and everything cached for it.
 ///
 /// Not thread-safe, like the context itself: only ``ReflectionEngine`` holds
@@ -41,6 +45,9 @@ final class ReflectionSession {
   var recordedBytes = 0
   /// The metadata word the describe in progress read from its object (0 if none).
   var describedMetadata: UInt = 0
+  /// This process's images, read the first time a task is named (again when
+  /// a task runs code in an image loaded since).
+  var ownImages: ImageList?
   /// The reads copied ahead for the describe in progress.
   var prefetch = Prefetch()
   /// Where the reads copied ahead land, and the regions of that one system call.
@@ -134,7 +141,28 @@ final class ReflectionSession {
       Self.isPlausibleObject(address) && Self.isPlausibleObject(metadata)
       ? layout(metadata: metadata, instance: address) : nil
     guard let layout else { return (ObjectInfo(address: address, typeName: "heap object", kind: .other), 0) }
-    return (ObjectInfo(address: address, typeName: layout.typeName, kind: ObjectKind(layout.kind)), metadata)
+    let typeName = layout.kind == .task ? taskName(at: address) : layout.typeName
+    return (ObjectInfo(address: address, typeName: typeName, kind: ObjectKind(layout.kind)), metadata)
+  }
+
+  /// A task named after the closure it runs, as the heap model names it:
+  /// `Task (closure in TickerScreen.start())`.
+  func taskName(at address: UInt) -> String {
+    let info = swift_reflection_asyncTaskInfo(types.context, UInt64(address))
+    guard info.error == nil else { return "Task" }
+    var frames: [UInt] = []
+    if let backtrace = info.asyncBacktraceFrames {
+      frames = (0..<Int(info.asyncBacktraceFrameCount)).map { UInt(backtrace[$0]) }
+    }
+    frames.append(UInt(info.runJob))
+    if ownImages == nil || frames.contains(where: { $0 != 0 && ownImages?.image(containing: $0) == nil }) {
+      let memory = ProcessMemory.current
+      ownImages = (try? MemoryMap(pid: getpid())).map { ImageList(map: $0, memory: memory) }
+    }
+    guard let images = ownImages, let closure = ClosureNames.taskEntry(frames: frames, in: images) else {
+      return "Task"
+    }
+    return "Task (\(closure))"
   }
 
   /// Reads the word at each of `addresses` (0 where unreadable), in as few system calls as possible.

@@ -268,7 +268,8 @@ public final class RetainExplainer: Sendable {
         }
       return Explanation(
         object: subject, verdict: verdict, method: method, isTruncated: isTruncated, visitedCount: visited,
-        rootPath: rootPath, notVisibleReason: rootPath == nil ? reason : nil, strongReferences: strongReferences)
+        rootPath: rootPath, notVisibleReason: rootPath == nil ? reason : nil,
+        strongReferences: strongReferences)
     }
   }
 

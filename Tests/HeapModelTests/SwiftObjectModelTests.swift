@@ -169,6 +169,29 @@ import Testing
     }
   }
 
+  /// The account of an object's strong references: those metadata names,
+  /// and a word of C memory its count leaves room for; the caller's own
+  /// (its stack, registers) are not in it.
+  @Test func theAccountSaysHowManyStrongReferencesMetadataFoundAndWhereTheOthersAre() throws {
+    let keeper = Keeper()
+    keeper.victims = [Victim()]  // one reference metadata names
+    let victim = Self.address(of: keeper.victims[0])
+    try withExtendedLifetime(keeper) {
+      let model = try HeapModel(snapshot: try ProcessSnapshot.ofFrozenCopy())
+      let block = try #require(model.block(containing: victim))
+      #expect(model.strongReferences(of: block)?.description == "1 of 1 strong reference found")
+      mvt_holdInPlainBuffer(Unmanaged.passRetained(keeper.victims[0]).toOpaque())  // one in C memory
+      defer { Unmanaged<Victim>.fromOpaque(mvt_releasePlainBuffer()).release() }
+      let held = try HeapModel(snapshot: try ProcessSnapshot.ofFrozenCopy())
+      let heldBlock = try #require(held.block(containing: victim))
+      let account = try #require(held.strongReferences(of: heldBlock))
+      #expect(account.count == 2 && account.described == 1 && account.inOtherMemory == 1)
+      #expect(
+        account.description == "1 of 2 strong references found: one is held from memory no metadata describes"
+      )
+    }
+  }
+
   @Test func aClosuresCapturesAreExactAndNamed() throws {
     let target = Target()
     let closure: () -> Int = { target.payload.count + 1 }

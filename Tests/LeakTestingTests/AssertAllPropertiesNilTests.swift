@@ -3,7 +3,9 @@ import LeakTesting
 import Testing
 
 @MainActor
-@Suite struct AssertAllPropertiesNilTests {
+/// In a process of its own: a survivor that no cycle explains is searched
+/// for in memory, and that answer depends on what else lives in the process.
+@Suite(.inProcessOfItsOwn("AssertAllPropertiesNilTests")) struct AssertAllPropertiesNilTests {
   class BaseFixture {
     var service: Service?
   }
@@ -75,4 +77,8 @@ import Testing
       assertAllPropertiesNil(in: fixture, explain: { _ in "Fixture.owner" })
     }
   }
+}
+
+@Test(.runsSuitesAlone) func assertAllPropertiesNilTestsPassInAProcessOfTheirOwn() throws {
+  try ProcessOfItsOwn.expectPasses("LeakTestingTests.AssertAllPropertiesNilTests")
 }

@@ -99,8 +99,16 @@ void swift_reflection_dumpInfoForMetadata(RMContextRef context, uintptr_t metada
 /// What the library tells of a Swift task (`swift_async_task_info_t`).
 typedef struct RMAsyncTaskInfo {
   const char *error;
-  uint32_t jobFlags;
-  uint64_t taskStatusFlags;
+  unsigned kind;
+  unsigned enqueuePriority;
+  // Swift 6.2 added a fifth flag here (IsSynchronousStartTask); the padding
+  // keeps every field from `maxPriority`'s flags on at the same offset with
+  // four or five, and `identifier` onwards at the same offset either way.
+  bool isChildTask, isFuture, isGroupChildTask, isAsyncLetTask, isSynchronousStartTask;
+  unsigned maxPriority;
+  bool isCancelled, isStatusRecordLocked, isEscalated, hasIsRunning, isRunning, isEnqueued;
+  bool hasThreadPort;
+  uint32_t threadPort;
   uint64_t identifier;
   /// The function the task runs next: the resume point of its current await.
   uint64_t runJob;
