@@ -61,9 +61,9 @@ test-quick: deps
 test-stages:
 	@echo $(TEST_STAGES)
 
-# The three instrumented builds (each in its own build folder) side by side.
+# The two instrumented builds (each in its own build folder) side by side.
 build-instrumented:
-	$(MAKE) -j3 build-asan build-tsan fuzz-build
+	$(MAKE) -j2 build-asan build-tsan
 
 ## test-unit: the unit suite under `leaklab leaks` and the headless step scripts (debug build)
 test-unit: deps
@@ -101,43 +101,50 @@ test-asan: build-asan
 test-tsan: build-tsan
 	$(MAKE) run-tsan
 
-# Instrumented builds leave the lint, swift-syntax and the benchmarks out (Package.swift).
-INSTRUMENTED := LEAKLAB_INSTRUMENTED=1
-
+# Instrumented builds leave the lint, swift-syntax and the benchmarks out
+# (Package.swift); the ASan build has the fuzz targets as libFuzzer binaries,
+# the TSan build only the libraries whose tests run threads together.
 build-asan: deps
-	$(INSTRUMENTED) $(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan
+	LEAKLAB_INSTRUMENTED=asan $(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan
 
 run-asan:
-	$(INSTRUMENTED) $(ASAN_ENV) $(SWIFT) test --skip-build --scratch-path .build-asan
+	LEAKLAB_INSTRUMENTED=asan $(ASAN_ENV) $(SWIFT) test --skip-build --scratch-path .build-asan
 
 build-tsan: deps
-	$(INSTRUMENTED) $(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
+	LEAKLAB_INSTRUMENTED=tsan $(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
 
 run-tsan:
-	$(INSTRUMENTED) $(TSAN_ENV) $(SWIFT) test --skip-build --scratch-path .build-tsan
+	LEAKLAB_INSTRUMENTED=tsan $(TSAN_ENV) $(SWIFT) test --skip-build --scratch-path .build-tsan
 
-# libFuzzer binaries (swiftc -sanitize=fuzzer, with AddressSanitizer) in .build-fuzz.
-FUZZ_BUILD := $(INSTRUMENTED) $(SWIFT) build --scratch-path .build-fuzz --sanitize=address \
+# `make fuzz`'s libFuzzer binaries (swiftc -sanitize=fuzzer on every module,
+# with AddressSanitizer) in .build-fuzz; `make test` runs the ASan build's.
+FUZZ_BUILD := LEAKLAB_INSTRUMENTED=fuzz $(SWIFT) build --scratch-path .build-fuzz --sanitize=address \
 	-Xswiftc -sanitize=fuzzer -Xswiftc -DLEAKLAB_FUZZ
-FUZZ_RUNS ?= 3000
+# `make test`'s bounded runs: a fixed seed, so a run is the same inputs every
+# time (a script runs a scenario: hundreds, not thousands, per minute).
+FUZZ_SCRIPT_RUNS ?= 400
+FUZZ_EXPLAINER_RUNS ?= 3000
 FUZZ_SECONDS ?= 600
+FUZZ_BIN ?= .build-fuzz/debug
 # The scenarios leak on purpose, so the script fuzzer does not check for leaks.
-FUZZ_SCRIPTS = ASAN_OPTIONS=detect_leaks=0 .build-fuzz/debug/FuzzStepScripts -timeout=30
-FUZZ_EXPLAINER = .build-fuzz/debug/FuzzExplainer -timeout=30
+FUZZ_SCRIPTS = ASAN_OPTIONS=detect_leaks=0 $(FUZZ_BIN)/FuzzStepScripts -timeout=30
+FUZZ_EXPLAINER = $(FUZZ_BIN)/FuzzExplainer -timeout=30
 
 fuzz-build: deps
 	$(FUZZ_BUILD) --product FuzzStepScripts
 	$(FUZZ_BUILD) --product FuzzExplainer
 
-## test-fuzz: both fuzz targets for a bounded number of inputs (FUZZ_RUNS, new
-## inputs in a throwaway corpus; the scripts start from Scenarios/Scripts)
-test-fuzz: fuzz-build
+## test-fuzz: both fuzz targets for a bounded number of inputs (FUZZ_SCRIPT_RUNS, FUZZ_EXPLAINER_RUNS, new
+## inputs in a throwaway corpus; the scripts start from Scenarios/Scripts), as
+## `make test` runs them: the ASan build's binaries
+test-fuzz: build-asan
 	$(MAKE) run-fuzz
 
+run-fuzz: FUZZ_BIN = .build-asan/debug
 run-fuzz:
 	@corpus=$$(mktemp -d) && mkdir -p $$corpus/scripts $$corpus/explainer && \
-	$(FUZZ_SCRIPTS) -runs=$(FUZZ_RUNS) -artifact_prefix=$$corpus/ $$corpus/scripts Scenarios/Scripts && \
-	$(FUZZ_EXPLAINER) -runs=$(FUZZ_RUNS) -artifact_prefix=$$corpus/ $$corpus/explainer && \
+	$(FUZZ_SCRIPTS) -seed=1 -runs=$(FUZZ_SCRIPT_RUNS) -artifact_prefix=$$corpus/ $$corpus/scripts Scenarios/Scripts && \
+	$(FUZZ_EXPLAINER) -seed=1 -runs=$(FUZZ_EXPLAINER_RUNS) -artifact_prefix=$$corpus/ $$corpus/explainer && \
 	rm -rf $$corpus
 
 ## fuzz: both fuzz targets for FUZZ_SECONDS each, keeping what they find in

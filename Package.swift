@@ -9,10 +9,14 @@ import PackageDescription
 // benchmarks) is internal. Targets are grouped below: libraries, the app,
 // tools, tests. docs/architecture.md has the direction of dependencies.
 //
-// Instrumented builds (`LEAKLAB_INSTRUMENTED=1`: ASan and TSan in `make test`)
+// Instrumented builds (`LEAKLAB_INSTRUMENTED=asan` or `tsan`, in `make test`)
 // leave out what they do not exercise: the lint and swift-syntax, and the
-// benchmarks. `leaklab` is built there without its `lint` command.
-let instrumented = Context.environment["LEAKLAB_INSTRUMENTED"] != nil
+// benchmarks (`leaklab` is built there without its `lint` command). The
+// AddressSanitizer build also makes the fuzz targets libFuzzer binaries
+// (coverage of the targets themselves: `make fuzz` has its own build, all
+// of it instrumented). The ThreadSanitizer build has only the libraries
+// whose tests run threads against each other, and their tests.
+let instrumented = Context.environment["LEAKLAB_INSTRUMENTED"]
 
 let package = Package(
   name: "LeakLab",
@@ -284,7 +288,7 @@ for target in package.targets where target.type != .system {
   target.swiftSettings = settings
 }
 
-if instrumented {
+if let instrumented {
   let lintOnly: Set<String> = ["LeakLint", "LeakLintTests", "LeakLabBenchmarks", "LintPrecision"]
   package.targets.removeAll { lintOnly.contains($0.name) }
   package.products.removeAll { $0.name == "LeakLint" }
@@ -298,5 +302,40 @@ if instrumented {
       return false
     }
     target.swiftSettings = (target.swiftSettings ?? []) + [.define("LEAKLAB_WITHOUT_LINT")]
+  }
+  if instrumented == "asan" {
+    for target in package.targets where target.name.hasPrefix("Fuzz") {
+      target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-sanitize=fuzzer"])]
+      if target.name == "FuzzSupport" {
+        target.swiftSettings = (target.swiftSettings ?? []) + [.define("LEAKLAB_FUZZ")]
+      } else {
+        target.linkerSettings = (target.linkerSettings ?? []) + [.unsafeFlags(["-sanitize=fuzzer"])]
+      }
+    }
+  }
+  if instrumented == "tsan" {
+    let tests: Set<String> = [
+      "LeakClockTests", "LeakDetectorTests", "RetainGraphTests", "MemoryViewTests", "HeapModelTests",
+      "LeakTestingTests", "LeakTestingXCTests", "ScreenKitTests",
+    ]
+    var kept = Set<String>()
+    var pending = Array(tests)
+    while let name = pending.popLast() {
+      guard kept.insert(name).inserted, let target = package.targets.first(where: { $0.name == name }) else {
+        continue
+      }
+      for dependency in target.dependencies {
+        switch dependency {
+        case .byNameItem(let name, _), .targetItem(let name, _): pending.append(name)
+        default: break
+        }
+      }
+    }
+    package.targets.removeAll { !kept.contains($0.name) }
+    package.products.removeAll { product in
+      let targets = (product as? Product.Library)?.targets ?? (product as? Product.Executable)?.targets ?? []
+      return !targets.allSatisfy(kept.contains)
+    }
+    package.dependencies.removeAll()
   }
 }
