@@ -158,6 +158,9 @@ let package = Package(
     .executableTarget(name: "DispatchDataSource", path: "Tools/LeakFixtures/DispatchDataSource"),
     .executableTarget(
       name: "CombineSink", dependencies: ["OpenCombine"], path: "Tools/LeakFixtures/CombineSink"),
+    // A request loop that keeps something of every request reachable (a global list, a cache, an
+    // observer list): what `leaklab heap` is judged on.
+    .executableTarget(name: "GrowingHeap", path: "Tools/LeakFixtures/GrowingHeap"),
     // `make bench`'s program for `leaklab leaks`: a million live objects, some leaked cycles.
     .executableTarget(name: "LiveObjects", path: "Tools/LeakFixtures/LiveObjects"),
     // The concurrent-mutation stress: threads rewire a graph while the explainer reads it.
