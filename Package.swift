@@ -73,7 +73,10 @@ let package = Package(
     // Leak-test helpers for XCTest and Swift Testing, in any package.
     .target(
       name: "LeakTesting",
-      dependencies: ["LeakDetector", "LeakClock", "RetainGraph", "RetainGraphDrawing", "GraphLayout"],
+      dependencies: [
+        "LeakDetector", "LeakClock", "RetainGraph", "RetainGraphDrawing", "GraphLayout", "HeapModel",
+        "MemoryView",
+      ],
       exclude: ["README.md"]
     ),
     // Simulated UIKit: screens, views, navigation, alerts.
