@@ -18,7 +18,7 @@ struct LeakLabCommand: ParsableCommand {
     version: LeakLabVersion.current,
     subcommands: [
       App.self, ListCommand.self, CheckCommand.self, Explain.self, Run.self, Trap.self, OracleCommand.self,
-      LeaksCommand.self, LeaksOracleCommand.self, HeapCommand.self, LintCommand.self,
+      LeaksCommand.self, LeaksOracleCommand.self, HeapCommand.self, HeapOracleCommand.self, LintCommand.self,
     ],
     defaultSubcommand: App.self
   )
