@@ -175,6 +175,7 @@ bench: deps lint-bench-tree
 	$(SWIFT) run -c release LeakLabBenchmarks graph
 	$(SWIFT) run -c release LeakLabBenchmarks lint $(LINT_BENCH_TREE)
 	$(SWIFT) run -c release LeakLabBenchmarks memoryview
+	$(SWIFT) run -c release LeakLabBenchmarks census
 	$(SWIFT) build -c release --product leaklab
 	$(SWIFT) build -c release --product LiveObjects
 	$(SWIFT) run -c release LeakLabBenchmarks leaks

@@ -190,7 +190,7 @@ let package = Package(
       name: "LeakLabBenchmarks",
       dependencies: [
         "LeakClock", "LeakDetector", "RetainGraph", "TextGrid", "GraphLayout", "LeakLint", "MemoryView",
-        "HeapModel",
+        "HeapModel", "ProcessLeaks",
         .product(name: "SwiftParser", package: "swift-syntax"),
       ],
       path: "Tools/LeakLabBenchmarks"

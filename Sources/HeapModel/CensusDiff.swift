@@ -39,7 +39,8 @@ public struct CensusDiff: Sendable, Hashable {
     public var byteGrowth: Int { newBytes - oldBytes }
   }
 
-  /// Types with more live instances than before, the largest growth first.
+  /// Types with more live instances than before, the largest growth first
+  /// (on a tie, the program's own types first).
   public var grown: [Change]
   /// Types with fewer live instances than before (gone ones included), the largest drop first.
   public var shrunk: [Change]
@@ -90,7 +91,10 @@ public struct CensusDiff: Sendable, Hashable {
       let (a, b) =
         order == .count
         ? (sign * left.growth, sign * right.growth) : (sign * left.byteGrowth, sign * right.byteGrowth)
-      return a != b ? a > b : (left.name, left.key) < (right.name, right.key)
+      if a != b { return a > b }
+      // On a tie, the program's own types first: what its developer reads first.
+      if left.isProgramType != right.isProgramType { return left.isProgramType }
+      return (left.name, left.key) < (right.name, right.key)
     }
     self.grown = grown.sorted { larger($0, $1, sign: 1) }
     self.shrunk = shrunk.sorted { larger($0, $1, sign: -1) }

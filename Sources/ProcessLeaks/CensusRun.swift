@@ -33,6 +33,20 @@ public struct TakenCensus: Sendable {
   /// comparison, every reference read too), `census`, `diff`, `paths`.
   public var phases: [String: Double] = [:]
 
+  /// A census taken of `process` at `time`.
+  public init(
+    process: CheckedProcess, census: HeapCensus, time: Date, stoppedMilliseconds: Double,
+    heapWalkNotes: [String] = [], comparison: Comparison? = nil, phases: [String: Double] = [:]
+  ) {
+    self.process = process
+    self.census = census
+    self.time = time
+    self.stoppedMilliseconds = stoppedMilliseconds
+    self.heapWalkNotes = heapWalkNotes
+    self.comparison = comparison
+    self.phases = phases
+  }
+
   /// A census compared with an earlier one.
   public struct Comparison: Sendable {
     public var diff: CensusDiff
