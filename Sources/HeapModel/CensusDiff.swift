@@ -1,6 +1,7 @@
 /// What changed between two censuses of a process (``HeapCensus``): the
 /// types whose live count grew, by how much and how many of their instances
-/// are new; the types that shrank.
+/// are new; the types that shrank. Free memory malloc counts as live
+/// (``BlockKind/isFree``) is left out: it is no object.
 ///
 /// An instance is new when its address was not among the type's addresses
 /// in the earlier census. So a type that freed 10 instances and made 15
@@ -60,7 +61,10 @@ public struct CensusDiff: Sendable, Hashable {
     var grown: [Change] = []
     var shrunk: [Change] = []
     var seen: Set<String> = []
-    for entry in new.entries {
+    // Memory malloc counts as live but an allocator keeps for reuse (a
+    // thread's tcache, Dispatch's cached continuations) is no object: it
+    // comes and goes with the load, and never grew by being kept.
+    for entry in new.entries where !entry.kind.isFree {
       seen.insert(entry.key)
       let before = oldByKey[entry.key]
       var change = Change(
@@ -79,7 +83,7 @@ public struct CensusDiff: Sendable, Hashable {
         shrunk.append(change)
       }
     }
-    for entry in old.entries where !seen.contains(entry.key) {
+    for entry in old.entries where !seen.contains(entry.key) && !entry.kind.isFree {
       shrunk.append(
         Change(
           key: entry.key, name: entry.name, qualifiedName: entry.qualifiedName, kind: entry.kind,

@@ -35,7 +35,8 @@ public struct CensusTimeline: Sendable {
 
   /// The censuses: when each was taken, how long the process was stopped, its totals.
   public var points: [Point]
-  /// Every type seen in any census, the largest growth first (by `order`).
+  /// Every type seen in any census (free memory malloc counts as live left
+  /// out), the largest growth first (by `order`).
   public var series: [Series]
 
   public struct Point: Sendable, Hashable {
@@ -54,7 +55,8 @@ public struct CensusTimeline: Sendable {
     var byKey: [String: Series] = [:]
     var keyOrder: [String] = []
     for (index, taken) in censuses.enumerated() {
-      for entry in taken.census.entries {
+      // Free memory malloc counts as live is no object (as in ``CensusDiff``).
+      for entry in taken.census.entries where !entry.kind.isFree {
         if byKey[entry.key] == nil {
           keyOrder.append(entry.key)
           byKey[entry.key] = Series(

@@ -181,3 +181,21 @@ import Testing
     Self.keptProbes = []
   }
 }
+
+extension HeapCensusTests {
+  @Test func freeMemoryMallocCountsAsLiveNeverGrowsOrShrinks() {
+    func census(cached: Int, records: Int) -> HeapCensus {
+      HeapCensus(
+        entries: [
+          HeapCensus.Entry(
+            key: "cached continuation", name: "dispatch continuation, cached for reuse (free)", kind: .cached,
+            count: cached, bytes: cached * 72),
+          Self.entry("Record", count: records),
+        ], blocks: cached + records, bytes: cached * 72 + records * 32)
+    }
+    let diff = CensusDiff(from: census(cached: 10, records: 1), to: census(cached: 900, records: 3))
+    #expect(diff.grown.map(\.name) == ["Record"])
+    #expect(
+      CensusDiff(from: census(cached: 900, records: 3), to: census(cached: 10, records: 3)).shrunk.isEmpty)
+  }
+}
