@@ -240,7 +240,7 @@ extension CensusDocument.TypeEntry {
 }
 
 /// Why a census file could not be used, in one line.
-public struct CensusFileError: Error, Sendable, CustomStringConvertible {
+public struct CensusFileError: Error, Sendable, Equatable, CustomStringConvertible {
   public var description: String
   public init(_ description: String) { self.description = description }
 }

@@ -198,6 +198,14 @@ import Testing
     #expect(try fixture.end() == 0)
   }
 
+  @Test func aProgramThatFailsKeepsItsOwnExitStatusAfterItsCensus() throws {
+    let run = try LeaksCommand.run(["heap", "--", LeaksCommand.fixture("GrowingHeap"), "sideways"])
+    #expect(run.status == 2)
+    #expect(run.output.hasPrefix("leaklab heap: GrowingHeap (pid "))
+    #expect(run.output.contains(") exited with status 2; stopped for "))
+    #expect(run.error.hasPrefix("usage: GrowingHeap"))
+  }
+
   // MARK: Errors: one line, status 2
 
   @Test(arguments: [
