@@ -34,15 +34,19 @@ struct HeapOracleCommand: ParsableCommand {
   }
 
   /// GrowingHeap's three patterns, and the server fixture that keeps the same way.
-  static let patterns: [(pattern: String, server: String, type: String, global: String, serverGlobal: String, fixedKeeps: Int)] = [
-    ("audit", "AuditTrail", "AuditRecord", "auditTrail", "auditTrail", 10),
-    ("cache", "ResponseCache", "CachedResponse", "responseCache", "responseCache", 10),
-    ("observers", "ObserverList", "RequestSession", "eventHub", "configurationHub", 0),
-  ]
+  static let patterns:
+    [(pattern: String, server: String, type: String, global: String, serverGlobal: String, fixedKeeps: Int)] =
+      [
+        ("audit", "AuditTrail", "AuditRecord", "auditTrail", "auditTrail", 10),
+        ("cache", "ResponseCache", "CachedResponse", "responseCache", "responseCache", 10),
+        ("observers", "ObserverList", "RequestSession", "eventHub", "configurationHub", 0),
+      ]
 
   func run() throws {
-    let directory = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-      .deletingLastPathComponent()
+    let directory = URL(
+      fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+    )
+    .deletingLastPathComponent()
     let growingHeap = directory.appendingPathComponent("GrowingHeap").path
     guard FileManager.default.isExecutableFile(atPath: growingHeap) else {
       OracleCommand.fail("\(growingHeap) is missing (build it: swift build --product GrowingHeap)")

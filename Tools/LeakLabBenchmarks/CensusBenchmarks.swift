@@ -44,7 +44,8 @@ enum CensusBenchmarks {
     }
     let before = typed.census()
     censusObjects += (0..<100_000).map { CensusObject(number: $0) }
-    guard let after = try? HeapModel(snapshot: try ProcessSnapshot.ofFrozenCopy(), scope: .types).census() else {
+    guard let after = try? HeapModel(snapshot: try ProcessSnapshot.ofFrozenCopy(), scope: .types).census()
+    else {
       return
     }
     timed("diff of two censuses of 10^6 objects, 10^5 new (goal ≤ 50 ms)", repetitions: 9) {
@@ -55,7 +56,10 @@ enum CensusBenchmarks {
       process: CheckedProcess(pid: getpid(), executable: "LeakLabBenchmarks", arguments: [], mode: .attached),
       census: before, time: Date(), stoppedMilliseconds: 0, heapWalkNotes: [], comparison: nil)
     let json = CensusDocument(taken).encoded()
-    timed("  the earlier census read from its JSON (\(rounded(Double(json.count) / 1_048_576)) MB)", repetitions: 5) {
+    timed(
+      "  the earlier census read from its JSON (\(rounded(Double(json.count) / 1_048_576)) MB)",
+      repetitions: 5
+    ) {
       _ = try? CensusDocument.decode(json).census
     }
     timed("  written as JSON", repetitions: 5) { _ = CensusDocument(taken).encoded() }

@@ -76,12 +76,14 @@ enum LeaksBenchmarks {
       censusRows.append([
         "\(count.formatted()) live", format(.milliseconds(middle.stoppedMilliseconds)),
         format(.milliseconds(middle.cpuMilliseconds ?? 0)),
-        (middle.phases ?? [:]).map { "\($0.key) \(Int($0.value.rounded()))" }.sorted().joined(separator: ", "),
+        (middle.phases ?? [:]).map { "\($0.key) \(Int($0.value.rounded()))" }.sorted().joined(
+          separator: ", "),
         censuses.map { format(.milliseconds($0.stoppedMilliseconds)) }.joined(separator: ", "),
       ])
     }
     printTable(
-      title: "leaklab heap -- LiveObjects: the census at exit, how long the program was stopped (median of 5)",
+      title:
+        "leaklab heap -- LiveObjects: the census at exit, how long the program was stopped (median of 5)",
       header: ["program", "stopped (goal ≤ 300 ms at 10^6)", "leaklab's CPU", "phases (ms)", "all five"],
       rows: censusRows)
     printTable(
