@@ -36,7 +36,8 @@ public struct CensusTimeline: Sendable {
   /// The censuses: when each was taken, how long the process was stopped, its totals.
   public var points: [Point]
   /// Every type seen in any census (free memory malloc counts as live left
-  /// out), the largest growth first (by `order`).
+  /// out), the largest growth first (by `order`; on a tie, the program's own
+  /// types first).
   public var series: [Series]
 
   public struct Point: Sendable, Hashable {
@@ -72,6 +73,7 @@ public struct CensusTimeline: Sendable {
     series = keyOrder.compactMap { byKey[$0] }.sorted { left, right in
       let (a, b) = order == .count ? (left.growth, right.growth) : (left.byteGrowth, right.byteGrowth)
       if a != b { return a > b }
+      if left.isProgramType != right.isProgramType { return left.isProgramType }
       return (left.name, left.key) < (right.name, right.key)
     }
   }
