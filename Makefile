@@ -7,7 +7,8 @@ BUILD_FLAGS ?=
 LINT_PATHS := Package.swift Sources Tools Tests Scenarios
 
 .PHONY: run install test test-quick test-stages build-instrumented test-unit test-terminal test-asan test-tsan test-fuzz build-asan build-tsan fuzz-build \
-	run-asan run-tsan run-fuzz fuzz stress oracle leaks-oracle run-oracles lint format bench lint-bench-tree deps build clean docs-images
+	run-asan run-tsan run-fuzz fuzz stress oracle leaks-oracle heap-oracle server-fixtures server-oracles run-oracles lint \
+	format bench lint-bench-tree deps build clean docs-images
 
 ## run: build and start the leaklab terminal app (ARGS="check --json" runs a command;
 ## its output is the only thing on stdout, so it can be piped)
@@ -75,11 +76,14 @@ test-unit: deps
 	"$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/leaklab" run $(SCRIPTS)
 
 # The catalogue's oracle and `leaklab leaks`' oracle run side by side: both
-# wait on valgrind, neither in real time.
+# wait on valgrind, neither in real time. Then `leaklab heap` against the
+# growth fixture's own counts. (The SwiftNIO and Hummingbird fixtures are
+# `make server-oracles`: building them takes minutes.)
 run-oracles:
 	"$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/leaklab" oracle & oracle=$$!; \
 	"$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/leaklab" leaks-oracle; status=$$?; \
-	wait $$oracle && exit $$status
+	wait $$oracle && [ $$status -eq 0 ] || exit 1
+	"$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/leaklab" heap-oracle
 
 ## test-terminal: every step script through the real app in tmux (real time,
 ## TERMINAL_JOBS sessions side by side)
@@ -178,6 +182,26 @@ leaks-oracle:
 	$(SWIFT) build $(BUILD_FLAGS)
 	"$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/leaklab" leaks-oracle $(ARGS)
 
+# The SwiftNIO and Hummingbird programs (a package of their own, so the main
+# package's builds never build SwiftNIO or Hummingbird).
+SERVER_FIXTURES_BIN = "$$(cd Tools/ServerFixtures && $(SWIFT) build $(BUILD_FLAGS) --show-bin-path)"
+
+server-fixtures:
+	cd Tools/ServerFixtures && $(SWIFT) build $(BUILD_FLAGS)
+
+## heap-oracle: check `leaklab heap` against the growth fixtures' own counts, at exit and running
+## (GrowingHeap, and the Hummingbird servers AuditTrail, ResponseCache, ObserverList)
+heap-oracle: server-fixtures
+	$(SWIFT) build $(BUILD_FLAGS)
+	"$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/leaklab" heap-oracle --servers $(SERVER_FIXTURES_BIN)
+
+## server-oracles: `leaklab leaks` and `leaklab heap` on the SwiftNIO and Hummingbird
+## server fixtures (Tools/ServerFixtures), against memcheck and the servers' own counts
+server-oracles: server-fixtures
+	$(SWIFT) build $(BUILD_FLAGS)
+	"$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/leaklab" leaks-oracle --servers $(SERVER_FIXTURES_BIN)
+	"$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/leaklab" heap-oracle --servers $(SERVER_FIXTURES_BIN)
+
 ## lint: check formatting with the toolchain's swift-format
 lint:
 	$(SWIFT) format lint --strict --recursive $(LINT_PATHS)
@@ -194,6 +218,7 @@ bench: deps lint-bench-tree
 	$(SWIFT) run -c release LeakLabBenchmarks graph
 	$(SWIFT) run -c release LeakLabBenchmarks lint $(LINT_BENCH_TREE)
 	$(SWIFT) run -c release LeakLabBenchmarks memoryview
+	$(SWIFT) run -c release LeakLabBenchmarks census
 	$(SWIFT) build -c release --product leaklab
 	$(SWIFT) build -c release --product LiveObjects
 	$(SWIFT) run -c release LeakLabBenchmarks leaks

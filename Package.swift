@@ -83,7 +83,10 @@ let package = Package(
     // Leak-test helpers for XCTest and Swift Testing, in any package.
     .target(
       name: "LeakTesting",
-      dependencies: ["LeakDetector", "LeakClock", "RetainGraph", "RetainGraphDrawing", "GraphLayout"],
+      dependencies: [
+        "LeakDetector", "LeakClock", "RetainGraph", "RetainGraphDrawing", "GraphLayout", "HeapModel",
+        "MemoryView",
+      ],
       exclude: ["README.md"]
     ),
     // Simulated UIKit: screens, views, navigation, alerts.
@@ -168,6 +171,9 @@ let package = Package(
     .executableTarget(name: "DispatchDataSource", path: "Tools/LeakFixtures/DispatchDataSource"),
     .executableTarget(
       name: "CombineSink", dependencies: ["OpenCombine"], path: "Tools/LeakFixtures/CombineSink"),
+    // A request loop that keeps something of every request reachable (a global list, a cache, an
+    // observer list): what `leaklab heap` is judged on.
+    .executableTarget(name: "GrowingHeap", path: "Tools/LeakFixtures/GrowingHeap"),
     // `make bench`'s program for `leaklab leaks`: a million live objects, some leaked cycles.
     .executableTarget(name: "LiveObjects", path: "Tools/LeakFixtures/LiveObjects"),
     // The concurrent-mutation stress: threads rewire a graph while the explainer reads it.
@@ -197,7 +203,7 @@ let package = Package(
       name: "LeakLabBenchmarks",
       dependencies: [
         "LeakClock", "LeakDetector", "RetainGraph", "TextGrid", "GraphLayout", "LeakLint", "MemoryView",
-        "HeapModel",
+        "HeapModel", "ProcessLeaks",
         .product(name: "SwiftParser", package: "swift-syntax"),
       ],
       path: "Tools/LeakLabBenchmarks"

@@ -27,6 +27,7 @@ public enum Catalogue {
     taskZombie,
     unownedCapture,
     handlerContext,
+    abandonedMemory,
   ]
 
   /// The scenario with this id, if there is one.

@@ -46,6 +46,8 @@ extension HeapModel {
     /// The executable image: its types may be the program's own.
     let executable: LoadedImage?
     let foundation: LoadedImage?
+    /// Whether references are read (``HeapModel/Scope/full``), or blocks only typed.
+    let readsReferences: Bool
     static let windowSize = 1 << 20
 
     init(model: HeapModel) {
@@ -63,15 +65,42 @@ extension HeapModel {
         .address(ofSymbol: "_NSConcreteMallocBlock", kinds: .object) ?? 0
       executable = images.images.first
       foundation = images.images.first { $0.name.hasPrefix("libFoundation.so") }
+      readsReferences = model.scope == .full
     }
 
     mutating func run() {
       let count = heap.count
       model.kinds.fill(BlockKind.mallocBlock.rawValue, count: count)
-      model.typeIDs.fill(0, count: count)
+      model.typeIDs.fillWithZeros(count: count)
       model.strongCounts.fill(HeapModel.unknownCount, count: count)
-      model.exactStrongIn.fill(0, count: count)
-      model.outStart.fill(0, count: count + 1)
+      model.exactStrongIn.fillWithZeros(count: count)
+      model.outStart.fillWithZeros(count: count + 1)
+      if readsReferences {
+        readBlocks()
+      } else {
+        typeBlocks()
+      }
+      model.outStart.base![count] = UInt32(model.outTargets.count)
+      model.figures.bytesRead = bytesRead
+      model.figures.swiftObjects = swiftObjects
+      model.figures.exactEdges = sink.exactEdges
+      resolveSideTables()
+      nameTasks()
+      if readsReferences {
+        assignSlabOwners()
+        dropUnheldEdges()
+        countExactReferences()
+        buildBackwardIndex()
+      } else {
+        model.inStart.fillWithZeros(count: count + 1)
+      }
+      for buffer in simpleSlots { buffer?.deallocate() }
+      simpleSlots = []
+    }
+
+    /// Reads every block, a window of blocks at a time, and its references.
+    private mutating func readBlocks() {
+      let count = heap.count
       let reader = WindowedReader(memory: model.snapshot.memory, capacity: Self.windowSize)
       let starts = heap.startPointer
       let sizes = heap.sizePointer
@@ -95,18 +124,52 @@ extension HeapModel {
         }
         position = next
       }
-      model.outStart.base![count] = UInt32(model.outTargets.count)
-      model.figures.bytesRead = bytesRead
-      model.figures.swiftObjects = swiftObjects
-      model.figures.exactEdges = sink.exactEdges
-      resolveSideTables()
-      assignSlabOwners()
-      nameTasks()
-      dropUnheldEdges()
-      countExactReferences()
-      buildBackwardIndex()
-      for buffer in simpleSlots { buffer?.deallocate() }
-      simpleSlots = []
+    }
+
+    /// Types every block from the two words the heap walk kept of it (its
+    /// first word: the metadata; its second: a Swift object's counts),
+    /// without reading the process again: what a census needs.
+    private mutating func typeBlocks() {
+      // Plain pointers and locals: this loop runs once per block.
+      let count = heap.count
+      let sizes = heap.sizePointer
+      let flags = heap.flagPointer
+      let firstWords = heap.firstWordPointer
+      let secondWords = heap.secondWordPointer
+      let kinds = model.kinds.base!
+      let typeIDs = model.typeIDs.base!
+      let strongCounts = model.strongCounts.base!
+      let presets = presetBlocks
+      let internalFlag = MallocHeap.internalFlag
+      for block in 0..<count {
+        if flags[block] & internalFlag != 0 {
+          kinds[block] = BlockKind.allocator.rawValue
+          continue
+        }
+        if presets.contains(block), let preset = presetKinds[block] {
+          kinds[block] = preset.rawValue
+          continue
+        }
+        let size = Int(sizes[block])
+        guard size >= 8 else { continue }
+        let typeID = classify(firstWords[block], block: block)
+        let kind = typeKinds[Int(typeID)]
+        if kind.isSwiftObject {
+          let counts = size >= 16 ? UInt64(secondWords[block]) : 0
+          guard sol_isPlausibleCounts(counts), size <= largestBlock[Int(typeID)] else { continue }
+          swiftObjects += 1
+          if !sol_isImmortal(counts) {
+            let table = sol_sideTable(counts)
+            if table != 0 {
+              sideTables.append((block, table))
+            } else {
+              strongCounts[block] = sol_strongCount(counts)
+            }
+          }
+        }
+        typeIDs[block] = typeID
+        kinds[block] = kind.rawValue
+      }
     }
 
     /// Reads a block that does not fit in a window on its own.
@@ -137,14 +200,21 @@ extension HeapModel {
       }
       guard size >= 8 else { return }
       let first = bytes.load(as: UInt.self)
-      let typeID = classify(first, block: block, bytes: bytes, size: size)
+      let typeID = classify(first, block: block)
       let kind = typeKinds[Int(typeID)]
       if kind.isSwiftObject {
         let counts = size >= 16 ? bytes.load(fromByteOffset: 8, as: UInt64.self) : 0
         guard sol_isPlausibleCounts(counts), size <= largestBlock[Int(typeID)] else {
           // Not an object after all (a C block whose first word happens to
           // be a metadata address): plain memory.
-          sink.conservative(block, bytes: bytes, from: 0, to: size)
+          if readsReferences { sink.conservative(block, bytes: bytes, from: 0, to: size) }
+          return
+        }
+        if !readsReferences {
+          model.typeIDs.base![block] = typeID
+          setKind(block, kind)
+          swiftObjects += 1
+          recordCounts(block, counts)
           return
         }
         if let simple = simpleSlots[Int(typeID)] {
@@ -173,6 +243,7 @@ extension HeapModel {
       }
       model.typeIDs.base![block] = typeID
       setKind(block, kind)
+      guard readsReferences else { return }
       switch kind {
       case .block:
         // `Block_copy` allocates exactly its descriptor's size: the rest is malloc's slack.

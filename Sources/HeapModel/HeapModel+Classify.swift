@@ -16,7 +16,7 @@ extension HeapModel.Builder {
   /// metadata kind and Remote Mirror lays the type out; a word that points
   /// at another block's start (the usual first word of C memory: a list's
   /// `next`) is decided from that block's first word, with no read.
-  mutating func classify(_ first: UInt, block: Int, bytes: UnsafeRawPointer, size: Int) -> UInt32 {
+  mutating func classify(_ first: UInt, block: Int) -> UInt32 {
     guard SwiftTypes.isPlausibleObject(first) else { return 0 }
     let slot = Int(truncatingIfNeeded: (first >> 4) ^ (first >> 16)) & 4095
     if recentFirstWords[slot] == first { return recentTypeIDs[slot] }
@@ -53,7 +53,8 @@ extension HeapModel.Builder {
     let module = layout.module
     let name = layout.kind == .closureContext ? "closure context" : layout.typeName
     let type = HeapType(
-      kind: layout.kind, name: name, censusName: layout.kind == .closureContext ? name : layout.censusName,
+      kind: layout.kind, name: name,
+      censusName: layout.kind == .closureContext && layout.censusName == "closure" ? name : layout.censusName,
       qualifiedName: layout.qualifiedName, image: model.snapshot.images.image(containing: metadata)?.name,
       isProgramType: module.map { model.programModules.contains($0) } ?? false)
     model.heapTypes.append(type)
@@ -305,11 +306,11 @@ extension HeapModel.Builder {
   mutating func buildBackwardIndex() {
     let count = heap.count
     let total = model.outTargets.count
-    model.inStart.fill(0, count: count + 1)
-    model.inSources.fill(0, count: total)
-    model.inEdges.fill(0, count: total)
+    model.inStart.fillWithZeros(count: count + 1)
+    model.inSources.fillWithZeros(count: total)
+    model.inEdges.fillWithZeros(count: total)
     let cursor = ScratchBuffer<UInt32>()
-    cursor.fill(0, count: count)
+    cursor.fillWithZeros(count: count)
     mv_buildBackward(
       model.outTargets.base, model.outStart.base, count, model.inStart.base, model.inSources.base,
       model.inEdges.base, cursor.base)

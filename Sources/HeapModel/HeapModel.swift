@@ -108,6 +108,20 @@ public final class HeapModel: @unchecked Sendable {
   /// What the build looked at and what it cost.
   public internal(set) var figures = Figures()
 
+  /// How much of the heap a model reads.
+  public enum Scope: Sendable, Hashable {
+    /// Every block typed, every reference read, the roots scanned: what
+    /// leaks, root paths and growth paths need.
+    case full
+    /// Every block typed (its kind, its type, a Swift object's strong
+    /// count), no reference read and no root scanned: what a census needs,
+    /// in a fraction of the time. Edges, roots and paths are empty.
+    case types
+  }
+
+  /// What the model read (see ``Scope``).
+  public let scope: Scope
+
   /// The strong count of a block that is not a counted Swift object.
   static let unknownCount = UInt32.max
   /// Set on a stored target when the pointer points into the middle of the block.
@@ -142,8 +156,11 @@ public final class HeapModel: @unchecked Sendable {
   ///     and, for a test bundle, its modules whose names end in `Tests`.
   ///   - rootRanges: the root ranges to scan instead of the snapshot's
   ///     (`leaklab leaks` cuts stopped threads' stacks to their live frames).
+  ///   - scope: ``Scope/full`` (the default) reads every reference;
+  ///     ``Scope/types`` only types the blocks, for a census.
   public init(
-    snapshot: ProcessSnapshot, programModules: Set<String>? = nil, rootRanges: [RootRange]? = nil
+    snapshot: ProcessSnapshot, programModules: Set<String>? = nil, rootRanges: [RootRange]? = nil,
+    scope: Scope = .full
   ) throws(HeapModelError) {
     let clock = ContinuousClock()
     let start = clock.now
@@ -154,11 +171,14 @@ public final class HeapModel: @unchecked Sendable {
       throw HeapModelError(description: error.description)
     }
     self.programModules = programModules ?? Self.defaultProgramModules(snapshot)
+    self.scope = scope
     var builder = Builder(model: self)
     builder.run()
-    scanRoots(rootRanges ?? snapshot.roots.ranges)
-    markCallerTask()
-    admitUncountedReferences()
+    if scope == .full {
+      scanRoots(rootRanges ?? snapshot.roots.ranges)
+      markCallerTask()
+      admitUncountedReferences()
+    }
     figures.blocks = blockCount
     figures.edges = Int(outStart.base![blockCount])
     figures.milliseconds = Self.milliseconds(clock.now - start)

@@ -270,14 +270,25 @@ extension SwiftTypes {
         found.append(
           slotsOfChild(entry.child, size: max(0, next - entry.offset)).nested(at: entry.offset, under: label))
       }
-      return HeapLayout(
+      var layout = HeapLayout(
         kind: .closureContext, typeName: "closure", size: Int(info.size), shape: .fields(found.slots),
         opaqueRanges: found.opaqueRanges)
+      layout.censusName = Self.contextCensusName(
+        captures: children.map { $0.child.typeRef == 0 ? "?" : TypeNames.simple(name(of: $0.child.typeRef)) })
+      return layout
     default:
       // A context whose captures the library cannot describe: read it all conservatively.
       return HeapLayout(
         kind: .closureContext, typeName: "closure", size: 0, shape: .fields([]), hasOpaqueTail: true)
     }
+  }
+
+  /// What a census calls a closure context: `closure context (captures
+  /// FeedService, Int)`, the first three captures' types.
+  static func contextCensusName(captures: [String]) -> String {
+    guard !captures.isEmpty else { return "closure context" }
+    let shown = captures.prefix(3).joined(separator: ", ")
+    return "closure context (captures \(shown)\(captures.count > 3 ? ", +\(captures.count - 3) more" : ""))"
   }
 
   /// A generic box (a captured `var` of generic type, an indirect payload):

@@ -4,6 +4,8 @@
 extension ScenarioLint {
   /// The lint's findings by `scenario-id/mode` (`[]`: none); a scenario not listed was not linted.
   static let recorded: [String: [Finding]] = [
+    "abandoned-memory/strong": [],
+    "abandoned-memory/weak": [],
     "alert-action-capture/strong": [
       Finding(
         rule: "captured-owner", title: "closure captures its owner",

@@ -11,7 +11,7 @@ public final class BlockSet: @unchecked Sendable {
 
   public init(count: Int) {
     capacity = count
-    bits.fill(0, count: max(1, (count + 63) / 64))
+    bits.fillWithZeros(count: max(1, (count + 63) / 64))
     words64 = bits.base!
   }
 

@@ -179,10 +179,11 @@ extension MallocWalk {
 
   /// Keeps the chunks that are in use and on no free list, as blocks.
   mutating func keepLiveBlocks() {
-    for table in [blockStarts, blockFirstWords, blockSizes] { table.reserve(chunkCount) }
+    for table in [blockStarts, blockFirstWords, blockSecondWords, blockSizes] { table.reserve(chunkCount) }
     blockFlags.reserve(chunkCount)
     let starts = blockStarts.base!
     let firstWords = blockFirstWords.base!
+    let secondWords = blockSecondWords.base!
     let sizes = blockSizes.base!
     let flagsOut = blockFlags.base!
     var kept = 0
@@ -206,11 +207,12 @@ extension MallocWalk {
       end = chunkAddress[index] + chunkSize[index]
       starts[kept] = chunkAddress[index] + MallocLayout.headerSize
       firstWords[kept] = chunkFirstWord[index]
+      secondWords[kept] = chunkKeyWord[index]
       sizes[kept] = chunkSize[index] - overhead
       flagsOut[kept] = origin | (flags & ChunkFlag.allocatorInternal != 0 ? ChunkFlag.internalBlock : 0)
       kept += 1
     }
-    for table in [blockStarts, blockFirstWords, blockSizes] { table.grow(by: kept) }
+    for table in [blockStarts, blockFirstWords, blockSecondWords, blockSizes] { table.grow(by: kept) }
     blockFlags.grow(by: kept)
   }
 }

@@ -53,11 +53,14 @@ public final class MallocHeap: @unchecked Sendable {
   let sizes: ScratchBuffer<UInt>
   let flags: ScratchBuffer<UInt8>
   let firstWords: ScratchBuffer<UInt>
+  let secondWords: ScratchBuffer<UInt>
   /// The tables as plain pointers (fast in debug builds too; the tables never change after `init`).
   package let startPointer: UnsafeMutablePointer<UInt>
   package let sizePointer: UnsafeMutablePointer<UInt>
-  let flagPointer: UnsafeMutablePointer<UInt8>
+  /// Each block's flags: its origin (bits 0–1), ``internalFlag``.
+  package let flagPointer: UnsafeMutablePointer<UInt8>
   package let firstWordPointer: UnsafeMutablePointer<UInt>
+  package let secondWordPointer: UnsafeMutablePointer<UInt>
   package let blockIndex: BlockIndex
   /// What the walk found, and what it could not check.
   public let report: MallocReport
@@ -85,12 +88,14 @@ public final class MallocHeap: @unchecked Sendable {
     sizes = walk.blockSizes
     flags = walk.blockFlags
     firstWords = walk.blockFirstWords
-    for table in [starts, sizes, firstWords] { table.reserve(1) }
+    secondWords = walk.blockSecondWords
+    for table in [starts, sizes, firstWords, secondWords] { table.reserve(1) }
     flags.reserve(1)
     startPointer = starts.base!
     sizePointer = sizes.base!
     flagPointer = flags.base!
     firstWordPointer = firstWords.base!
+    secondWordPointer = secondWords.base!
     report = walk.report
     heapRanges = walk.heapRanges
     blockIndex = BlockIndex(starts: starts, sizes: sizes, regions: walk.heapRanges)
@@ -112,8 +117,16 @@ public final class MallocHeap: @unchecked Sendable {
   /// object's metadata, a C++ object's vtable, a CoreFoundation or Block isa.
   public func firstWord(of position: Int) -> UInt { firstWordPointer[position] }
 
+  /// The second word of block `position` when the heap was walked: a Swift
+  /// object's reference counts (a block's memory is never read twice just
+  /// to tell an object from a C block that starts with a metadata address).
+  public func secondWord(of position: Int) -> UInt { secondWordPointer[position] }
+
   /// Whether block `position` belongs to malloc itself (a thread's tcache).
   package func isInternal(_ position: Int) -> Bool { flagPointer[position] & ChunkFlag.internalBlock != 0 }
+
+  /// The flag (in ``flagPointer``) of a block that belongs to malloc itself.
+  package static let internalFlag = ChunkFlag.internalBlock
 
   /// The position of the live block whose memory contains `address` (a
   /// pointer to its start or into its middle), or nil.
@@ -131,7 +144,8 @@ public final class MallocHeap: @unchecked Sendable {
 
   /// Bytes of scratch memory the block table and its index use.
   public var tableBytes: Int {
-    (starts.capacity + sizes.capacity + firstWords.capacity) * 8 + flags.capacity + blockIndex.byteCount
+    (starts.capacity + sizes.capacity + firstWords.capacity + secondWords.capacity) * 8 + flags.capacity
+      + blockIndex.byteCount
   }
 }
 

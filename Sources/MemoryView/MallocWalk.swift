@@ -23,7 +23,8 @@ struct MallocWalk {
   let chunkSizes = ScratchBuffer<UInt>()
   /// Origin in bits 0–1, then `inUse` (8), `tcacheCandidate` (16), `free` (32), `internal` (64).
   let chunkFlags = ScratchBuffer<UInt8>()
-  /// For chunks a tcache can hold: the word where a cached chunk keeps the tcache key.
+  /// Each chunk's second user word: where a cached chunk keeps the tcache
+  /// key, where a Swift object keeps its reference counts.
   let keyWords = ScratchBuffer<UInt>()
   /// Each chunk's first user word (a Swift object's metadata, a C++ object's vtable).
   let firstWords = ScratchBuffer<UInt>()
@@ -44,6 +45,7 @@ struct MallocWalk {
   let blockSizes = ScratchBuffer<UInt>()
   let blockFlags = ScratchBuffer<UInt8>()
   let blockFirstWords = ScratchBuffer<UInt>()
+  let blockSecondWords = ScratchBuffer<UInt>()
 
   /// Heaps to walk: where the first chunk is, where the heap ends, its top chunk if known.
   struct Heap {
@@ -213,7 +215,8 @@ struct MallocWalk {
       }
       append(
         chunk: heap.firstChunk, size: header & ~MallocLayout.flagBits, flags: origin | ChunkFlag.inUse,
-        keyWord: 0, firstWord: reader.word(at: heap.firstChunk + 16, limit: heap.end) ?? 0)
+        keyWord: reader.word(at: heap.firstChunk + 24, limit: heap.end) ?? 0,
+        firstWord: reader.word(at: heap.firstChunk + 16, limit: heap.end) ?? 0)
       return heap.end
     }
     // The top chunk moves with every allocation from it: read it now, and
@@ -251,12 +254,9 @@ struct MallocWalk {
         return chunk
       }
       var flags = origin
-      var keyWord: UInt = 0
       let firstWord = reader.word(at: chunk + 16, limit: end) ?? 0
-      if size <= MallocLayout.tcacheLargestChunk {
-        keyWord = reader.word(at: chunk + 24, limit: end) ?? 0
-        if size == MallocLayout.tcacheChunkSize { flags |= ChunkFlag.tcacheCandidate }
-      }
+      let keyWord = reader.word(at: chunk + 24, limit: end) ?? 0
+      if size == MallocLayout.tcacheChunkSize { flags |= ChunkFlag.tcacheCandidate }
       previous = append(chunk: chunk, size: size, flags: flags, keyWord: keyWord, firstWord: firstWord)
       chunk += size
     }

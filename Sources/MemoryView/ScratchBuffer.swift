@@ -47,11 +47,34 @@ package final class ScratchBuffer<Element: BitwiseCopyable> {
     capacity = grown / stride
   }
 
-  /// Sets every element to `value`, `count` of them.
+  /// Sets every element to `value`, `count` of them: one element stored,
+  /// then copied onto itself, doubling (the generic element-by-element
+  /// update cost 10% of a census of 10⁶ objects).
   package func fill(_ value: Element, count: Int) {
     reserve(count)
-    base.unsafelyUnwrapped.update(repeating: value, count: count)
     self.count = count
+    guard count > 0 else { return }
+    let raw = UnsafeMutableRawPointer(base.unsafelyUnwrapped)
+    let stride = MemoryLayout<Element>.stride
+    raw.storeBytes(of: value, as: Element.self)
+    var filled = 1
+    while filled < count {
+      let copied = min(filled, count - filled)
+      memcpy(raw + filled * stride, raw, copied * stride)
+      filled += copied
+    }
+  }
+
+  /// Sets `count` elements to zero. A buffer that never held anything gets
+  /// them for free: its pages are fresh from the kernel, zero already, and
+  /// stay untouched until written (zeroing pages on first touch was half of
+  /// a census of 10⁶ objects).
+  package func fillWithZeros(count: Int) {
+    let isFresh = base == nil
+    reserve(count)
+    self.count = count
+    guard !isFresh, count > 0 else { return }
+    memset(UnsafeMutableRawPointer(base.unsafelyUnwrapped), 0, count * MemoryLayout<Element>.stride)
   }
 
   @inlinable

@@ -12,6 +12,17 @@ extension TracedProcess {
   /// let model = try process.heapModel()
   /// ```
   public func heapModel() throws(ProcessLeaksError) -> HeapModel {
+    var phases: [String: Double] = [:]
+    return try heapModel(scope: .full, phases: &phases)
+  }
+
+  /// The heap model of this stopped process, read as far as `scope` says;
+  /// adds the milliseconds of its `snapshot` and `model` phases to `phases`.
+  public func heapModel(scope: HeapModel.Scope, phases: inout [String: Double]) throws(ProcessLeaksError)
+    -> HeapModel
+  {
+    let clock = ContinuousClock()
+    let start = clock.now
     let map: MemoryMap
     do {
       map = try MemoryMap(pid: pid)
@@ -27,12 +38,18 @@ extension TracedProcess {
     } catch {
       throw .system("cannot read process \(pid)", detail: error.description)
     }
-    let stackRoots = StackRoots(map: snapshot.map, images: snapshot.images)
-    let stopped = Dictionary(threads.map { ($0.thread, $0) }, uniquingKeysWith: { first, _ in first })
-    let rootRanges = stackRoots.rootRanges(
-      snapshot.roots, threads: snapshot.threads, process: self, stopped: stopped)
+    var rootRanges: [RootRange]?
+    if scope == .full {
+      let stackRoots = StackRoots(map: snapshot.map, images: snapshot.images)
+      let stopped = Dictionary(threads.map { ($0.thread, $0) }, uniquingKeysWith: { first, _ in first })
+      rootRanges = stackRoots.rootRanges(
+        snapshot.roots, threads: snapshot.threads, process: self, stopped: stopped)
+    }
+    let built = clock.now
+    phases["snapshot", default: 0] += LeakAnalysis.milliseconds(built - start)
+    defer { phases["model", default: 0] += LeakAnalysis.milliseconds(clock.now - built) }
     do {
-      return try HeapModel(snapshot: snapshot, rootRanges: rootRanges)
+      return try HeapModel(snapshot: snapshot, rootRanges: rootRanges, scope: scope)
     } catch {
       throw .system("cannot read the heap of process \(pid)", detail: error.description)
     }

@@ -15,7 +15,7 @@ import Testing
   /// Scenarios that only a path from a true root explains, which in-process
   /// runs do not search for: their exports are checked from `leaklab explain`
   /// (`LibraryRootExplainCommandTests`).
-  nonisolated static let heldOnlyFromARoot: Set<String> = ["dispatch-source-timer"]
+  nonisolated static let heldOnlyFromARoot: Set<String> = ["dispatch-source-timer", "abandoned-memory"]
   nonisolated static let explainedInProcess = ids.filter { !heldOnlyFromARoot.contains($0) }
 
   /// One run per scenario and form, shared by the tests below: a run searches
@@ -139,6 +139,7 @@ import Testing
     ("combine-sink", "receiveValue: closure in SearchScreen.bind()"),
     ("child-coordinator", "parentCoordinator"),
     ("handler-context", "context"),
+    ("abandoned-memory", "-"),
   ]
 
   @Test("The culprit is the catalogue's fix: the edge the fixed form weakens", arguments: culprits.map(\.id))

@@ -55,6 +55,14 @@ import TextGrid
     #expect(app.state.liveCounts["CartScreen"] == 3, "a fixed run adds none")
   }
 
+  @Test func abandonedScreensPileUpInTheGlobalListAndTheOverlayCountsThem() {
+    for _ in 0..<4 { run("abandoned-memory") }
+    #expect(app.state.liveCounts["ArticleScreen"] == 4)
+    #expect(screen().contains("Across runs: ArticleScreen alive: 4"))
+    run("abandoned-memory", .weak)
+    #expect(app.state.liveCounts["ArticleScreen"] == 4, "the fixed form unregisters its screen")
+  }
+
   // MARK: Work after the close
 
   @Test func aLeakedTimerTicksInTheLogAfterItsScreenClosed() {

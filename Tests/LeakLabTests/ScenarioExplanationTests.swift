@@ -94,6 +94,10 @@ import Testing
       "held from root: global _dispatch_timers_heap + 8 in libdispatch.so → (conservative) ",
       "→ (conservative) word 5: Block (malloc block, 56 B) → (conservative) word 5: UploadProgressScreen#1 (strong)"
     ),
+    (
+      "abandoned-memory", "held from root: global static OpenScreens.screens in leaklab → (conservative) ",
+      "→ (conservative) Array storage → [0]: ArticleScreen#1 (strong)"
+    ),
   ]
 
   /// `leaklab explain` runs the scenario in a process of its own: the path

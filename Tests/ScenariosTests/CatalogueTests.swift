@@ -10,13 +10,13 @@ import Testing
 @Suite struct CatalogueTests {
   nonisolated static let ids = Catalogue.all.map(\.id)
 
-  @Test func theCatalogueListsTheSeventeenScenariosInAStableOrder() {
+  @Test func theCatalogueListsTheEighteenScenariosInAStableOrder() {
     #expect(
       Self.ids == [
         "closure-capture", "notification-observer", "strong-delegate", "alert-action-capture",
         "delayed-dispatch", "viper-module", "repeating-timer", "nested-closure", "lazy-closure-property",
         "task-loop", "foundation-timer", "dispatch-source-timer", "combine-sink", "child-coordinator",
-        "task-zombie", "unowned-capture", "handler-context",
+        "task-zombie", "unowned-capture", "handler-context", "abandoned-memory",
       ])
     #expect(Set(Self.ids).count == Self.ids.count)
     #expect(Catalogue.scenario(id: "task-loop")?.title == "Task looping over an endless stream")

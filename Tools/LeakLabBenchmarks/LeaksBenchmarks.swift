@@ -67,6 +67,25 @@ enum LeaksBenchmarks {
         "under memcheck",
         "memcheck's leak check",
       ], rows: rows)
+    var censusRows: [[String]] = []
+    for count in [100_000, 1_000_000] {
+      var censuses = (0..<5).compactMap { _ in census(leaklab, program, ["\(count)", "100"]) }
+      censuses.sort { $0.stoppedMilliseconds < $1.stoppedMilliseconds }
+      guard !censuses.isEmpty else { continue }
+      let middle = censuses[censuses.count / 2]
+      censusRows.append([
+        "\(count.formatted()) live", format(.milliseconds(middle.stoppedMilliseconds)),
+        format(.milliseconds(middle.cpuMilliseconds ?? 0)),
+        (middle.phases ?? [:]).map { "\($0.key) \(Int($0.value.rounded()))" }.sorted().joined(
+          separator: ", "),
+        censuses.map { format(.milliseconds($0.stoppedMilliseconds)) }.joined(separator: ", "),
+      ])
+    }
+    printTable(
+      title:
+        "leaklab heap -- LiveObjects: the census at exit, how long the program was stopped (median of 5)",
+      header: ["program", "stopped (goal ≤ 300 ms at 10^6)", "leaklab's CPU", "phases (ms)", "all five"],
+      rows: censusRows)
     printTable(
       title: "leaklab leaks: memory of the analysis",
       header: [
@@ -98,6 +117,22 @@ enum LeaksBenchmarks {
     let duration = wallTime(leaklab, ["leaks", "--json", "-o", file.path, "--", program] + arguments)
     let report = (try? Data(contentsOf: file)).flatMap { try? JSONDecoder().decode(Report.self, from: $0) }
     return (duration, report?.analysis)
+  }
+
+  /// What the benchmark reads of `leaklab heap --json`.
+  struct Census: Decodable {
+    var stoppedMilliseconds: Double
+    var cpuMilliseconds: Double?
+    var phases: [String: Double]?
+  }
+
+  /// `leaklab heap --json -o FILE -- PROGRAM ARGUMENTS`: the census's figures.
+  static func census(_ leaklab: String, _ program: String, _ arguments: [String]) -> Census? {
+    let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "bench-\(UUID().uuidString).json")
+    defer { try? FileManager.default.removeItem(at: file) }
+    _ = wallTime(leaklab, ["heap", "--json", "-o", file.path, "--", program] + arguments)
+    return (try? Data(contentsOf: file)).flatMap { try? JSONDecoder().decode(Census.self, from: $0) }
   }
 
   /// One run under memcheck with a full leak check: its wall time, and the

@@ -43,6 +43,10 @@ let package = Package(
     .executableTarget(name: "SubscriptionTask", dependencies: ["HummingbirdFixture", .hummingbird]),
     // Middleware keeps one record per request in a global list: growth, no leak.
     .executableTarget(name: "AuditTrail", dependencies: ["HummingbirdFixture", .hummingbird]),
+    // Middleware caches every response under a key per request in a global dictionary: growth, no leak.
+    .executableTarget(name: "ResponseCache", dependencies: ["HummingbirdFixture", .hummingbird]),
+    // Each request's session subscribes to a global hub and never unsubscribes: growth, no leak.
+    .executableTarget(name: "ObserverList", dependencies: ["HummingbirdFixture", .hummingbird]),
     // A server that keeps nothing: the clean baseline.
     .executableTarget(name: "HelloServer", dependencies: ["HummingbirdFixture", .hummingbird]),
   ]
