@@ -24,7 +24,11 @@ extension ScenarioLint {
         line: "service.run(completion: handleResponse)")
     ],
     "closure-capture/weak": [],
-    "combine-sink/strong": [],
+    "combine-sink/strong": [
+      Finding(
+        rule: "combine-sink", title: "subscription stores self",
+        line: "model.results.sink { self.show($0) }.store(in: &cancellables)")
+    ],
     "combine-sink/weak": [],
     "delayed-dispatch/strong": [
       Finding(
@@ -88,11 +92,15 @@ extension ScenarioLint {
     "task-loop/weak": [],
     "task-zombie/strong": [
       Finding(
-        rule: "task-loop", title: "endless task stores self",
+        rule: "task-zombie", title: "endless task outlives self",
         line: "task = Task { [weak self, feed] in")
     ],
     "task-zombie/weak": [],
-    "unowned-capture/strong": [],
+    "unowned-capture/strong": [
+      Finding(
+        rule: "unowned-capture", title: "unowned capture outlives self",
+        line: "downloader.download(\"cover.jpg\") { [unowned self] image in self.show(image) }")
+    ],
     "unowned-capture/weak": [],
     "viper-module/strong": [
       Finding(

@@ -81,6 +81,7 @@ public struct Linter: Sendable {
     var findings = rootFindings
     findings += ClosureCycleRule.findings(&context, claimed: claimed)
     findings += TaskRules.findings(&context)
+    findings += DeferredClosureRule.findings(&context)
     phase("closure rules")
     findings += BackReferenceRule.findings(&context)
     phase("back references")

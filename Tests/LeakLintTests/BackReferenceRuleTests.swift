@@ -255,4 +255,43 @@ import Testing
       final class Other { var handler: Screen? }
       """)
   }
+
+  @Test func aChildMadeByAFactoryOfTheLintedCodeIsTheTypeTheFactoryReturns() {
+    expectFindings(
+      """
+      protocol Flow: AnyObject { var parent: Orders? { get set } }
+      class Coordinator { var children: [Coordinator] = [] }
+      final class Orders: Coordinator {
+        func makePayment() -> any Flow { Payment() }
+        func showPayment() {
+          let child = makePayment()
+          child.parent = self
+          children.append(child as! Coordinator)
+        }
+      }
+      final class Payment: Coordinator, Flow {
+        var parent: Orders?  // flagged
+      }
+      final class Profile: Coordinator {}
+      final class Settings: Coordinator {}
+      """, rule: .strongBackReference)
+  }
+
+  @Test func aValueAFunctionReturnsAsAGenericOrAFrameworkTypeIsNotTypedByIt() {
+    expectFindings(
+      """
+      final class Orders {
+        var children: [AnyObject] = []
+        func makePayment() -> Result<Payment, Error> { .success(Payment()) }
+        func makeView() -> UIView { UIView() }
+        func showPayment() {
+          let child = makePayment()
+          let view = makeView()
+          children.append(child)
+          children.append(view)
+        }
+      }
+      final class Payment { var parent: Orders? }
+      """)
+  }
 }

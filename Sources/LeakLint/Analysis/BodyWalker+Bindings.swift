@@ -195,6 +195,13 @@ extension BodyWalker {
     let root = newLocal(type: typeName, name: name)
     var carried: [Carried] = value.map { self.carried($0) } ?? []
     carried.append(.object(.local(root)))
+    // `let child = makePaymentCoordinator()`: what the linted function is declared to return.
+    if typeName == nil, !constructs, let call = core?.as(FunctionCallExprSyntax.self),
+      let callIndex = callByNode[call.id], let made = declaredResultType(ofCall: callIndex)
+    {
+      typeName = made
+      facts.localTypes[root] = made
+    }
     let binding = Binding(name: name, root: .local(root), isStrong: isStrong, depth: depth, carried: carried)
     binding.typeName = typeName
     if let value, !constructs { binding.sourceKey = storageKey(value) }
@@ -224,6 +231,22 @@ extension BodyWalker {
       facts.sinks.append(sink)
     }
     return binding
+  }
+
+  /// The type the functions a call reaches are declared to return, when they agree on one the
+  /// linted code declares as a class, an actor or a protocol (a framework's type says nothing
+  /// the rules could use).
+  private func declaredResultType(ofCall callIndex: Int) -> String? {
+    let call = facts.calls[callIndex]
+    guard !call.isInitializer else { return nil }
+    let candidates = index.candidates(
+      name: call.name, labels: call.labels, trailingLabels: call.trailingLabels,
+      receiverType: call.receiverType)
+    guard let first = candidates.first, let type = index.functions[first].resultType,
+      candidates.allSatisfy({ index.functions[$0].resultType == type }),
+      [.class, .actor, .protocol].contains(index.types[type]?.kind)
+    else { return nil }
+    return type
   }
 
   /// Who keeps a table or collection view: in `func tableView(_ tableView: …)`

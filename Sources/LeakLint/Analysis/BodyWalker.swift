@@ -58,7 +58,10 @@ final class BodyWalker: SyntaxVisitor {
         facts.ownerLocals.insert(root)
       }
       var carried: [Carried] = [.object(.local(root))]
-      if let function = unit.functionIndex { carried.append(.parameter(function: function, index: position)) }
+      if let function = unit.functionIndex {
+        carried.append(.parameter(function: function, index: position))
+        facts.parameterSlots[root] = ParameterSlot(function: function, index: position)
+      }
       scopes.bind(
         Binding(
           name: parameter.name, root: .local(root), isStrong: true, depth: 0, carried: carried,

@@ -55,6 +55,12 @@ struct ClosureInfo {
   var chainHead: String?
 }
 
+/// A parameter of a linted function: the function's index in ``TypeIndex/functions`` and its position.
+struct ParameterSlot: Hashable {
+  var function: Int
+  var index: Int
+}
+
 /// A `Task { … }` (or `Task.detached`) and where it is kept.
 struct TaskUse {
   var closure: Int
@@ -191,6 +197,8 @@ struct LintFacts {
   var localNames: [Int: String] = [:]
   /// Local roots that are parameters of the function they belong to.
   var parameterRoots: Set<Int> = []
+  /// The parameter each of those local roots is, when its function is indexed (`completion` in `download(_:completion:)`).
+  var parameterSlots: [Int: ParameterSlot] = [:]
   /// Values assigned to properties, for the types a property can hold.
   var propertyStores: [PropertyStore] = []
   /// Tasks made, with where they are kept.

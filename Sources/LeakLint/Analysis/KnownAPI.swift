@@ -45,6 +45,10 @@ enum KnownAPI {
     }
   }
 
+  /// URL session calls that keep their completion handler until the response arrives (a cancelled
+  /// task still calls it, with an error): it runs later, when its caller may have gone.
+  static let requestCalls: Set<String> = ["dataTask", "downloadTask", "uploadTask"]
+
   /// Calls that empty a collection, or take elements out of it.
   static let drainingCalls: Set<String> = [
     "removeAll", "removeValue", "removeFirst", "removeLast", "popFirst", "popLast", "remove",

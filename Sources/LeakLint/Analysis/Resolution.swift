@@ -114,6 +114,11 @@ struct Resolution {
     }
   }
 
+  /// Whether the call reaches a function of the linted code (else it is the framework's).
+  func reachesLintedFunction(_ callIndex: Int) -> Bool {
+    !(targetsCache[callIndex] ?? []).isEmpty
+  }
+
   /// The arguments whose values the call's receiver (or, for an initializer, its result) keeps.
   func keptArguments(of callIndex: Int) -> [Int] {
     // Read in place: a call's record is large, and this runs for every call in every round.

@@ -153,6 +153,7 @@ final class IndexBuilder: SyntaxVisitor {
       name: name, owner: typeStack.last, parameters: parameters, isStatic: isStatic,
       key: NodeKey(file: file, id: node.id))
     function.resultTypeNames = TypeShape(node.signature.returnClause?.type).names
+    function.resultType = TypeShape.nominalName(of: node.signature.returnClause?.type)
     if function.resultTypeNames.contains(where: PublisherChain.isPublisherTypeName), let body = node.body {
       function.returnedChainHeads = PublisherChain.returnedHeads(of: body)
     }

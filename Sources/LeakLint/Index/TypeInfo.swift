@@ -88,6 +88,9 @@ struct FunctionInfo: Sendable {
   var key: NodeKey?
   /// The nominal types its declared result names (`AnyPublisher<Post, Error>` gives `AnyPublisher`, `Post`).
   var resultTypeNames: [String] = []
+  /// The one type its result is declared as, when it is a single value of a nominal type
+  /// (`PaymentCoordinator`, `(any PaymentFlow)?`; not `[Row]`, a closure or a tuple).
+  var resultType: String?
   /// The calls at the head of the publisher chains it returns (`dataTaskPublisher`, `Future`), if it returns a publisher.
   var returnedChainHeads: [String] = []
 

@@ -78,6 +78,30 @@ struct TypeShape: Sendable, Hashable {
     }
   }
 
+  /// The nominal type a declared type is one value of, looking through optionals and `any`/`some`
+  /// (`PaymentCoordinator`, `(any PaymentFlow)?`, `Module.Row`); `nil` for a collection, a closure,
+  /// a tuple, a generic type's instance (`Result<Row, Error>` is no `Row`) or a name the lint ignores.
+  static func nominalName(of type: TypeSyntax?) -> String? {
+    guard let type else { return nil }
+    if let optional = type.as(OptionalTypeSyntax.self) { return nominalName(of: optional.wrappedType) }
+    if let iuo = type.as(ImplicitlyUnwrappedOptionalTypeSyntax.self) {
+      return nominalName(of: iuo.wrappedType)
+    }
+    if let some = type.as(SomeOrAnyTypeSyntax.self) { return nominalName(of: some.constraint) }
+    if let tuple = type.as(TupleTypeSyntax.self), tuple.elements.count == 1, let only = tuple.elements.first {
+      return nominalName(of: only.type)
+    }
+    let name: String
+    if let identifier = type.as(IdentifierTypeSyntax.self), identifier.genericArgumentClause == nil {
+      name = identifier.name.text
+    } else if let member = type.as(MemberTypeSyntax.self), member.genericArgumentClause == nil {
+      name = member.name.text
+    } else {
+      return nil
+    }
+    return ignoredNames.contains(name) ? nil : name
+  }
+
   private mutating func add(_ name: String) {
     guard !Self.ignoredNames.contains(name), !names.contains(name) else { return }
     names.append(name)

@@ -80,7 +80,7 @@ public enum LintRule: String, Sendable, Hashable, Codable, CaseIterable {
     case .taskZombie:
       "A weak capture lets self go, but a task whose loop never ends keeps running, and holding its stream, after self is gone."
     case .unownedCapture:
-      "Something that outlives self (a queue, a timer, the notification center, a task) runs the block later, and an unowned self that has gone traps."
+      "Something that outlives self (a queue, a timer, the notification center, a task, a request) runs the block later, and an unowned self that has gone traps."
     case .strongBackReference:
       "The holder is owned, directly or through objects it owns, by the object this property points back to: a cycle."
     case .notificationObserver:

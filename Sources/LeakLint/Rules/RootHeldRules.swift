@@ -97,7 +97,7 @@ enum RootHeldRules {
   }
 
   /// Who runs the block later, for messages.
-  private static func keeper(_ use: APIUse) -> String {
+  static func keeper(_ use: APIUse) -> String {
     switch use.kind {
     case .delayed: "the queue (`\(use.name)`)"
     case .timer: "the run loop's repeating timer (`\(use.name)`)"
@@ -114,7 +114,7 @@ enum RootHeldRules {
   /// Whether what the root keeps is ended somewhere that counts: where the result was kept (a
   /// property, a local), its teardown; a token or timer dropped where it was made can never be
   /// ended; kept somewhere the lint cannot name, any teardown of the kind in the type.
-  private static func isTornDown(_ use: APIUse, context: RuleContext) -> Bool {
+  static func isTornDown(_ use: APIUse, context: RuleContext) -> Bool {
     let names = KnownAPI.teardownNames(for: use.kind)
     guard use.kind != .delayed else { return false }
     if let key = use.storageKey {

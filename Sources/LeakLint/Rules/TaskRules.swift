@@ -51,7 +51,7 @@ enum TaskRules {
 
   /// Whether something cancels the task: a teardown of where its handle is kept, or (kept
   /// somewhere the lint cannot name) any `cancel()` in the type outside `deinit`.
-  private static func isCancelled(_ task: TaskUse, _ context: RuleContext) -> Bool {
+  static func isCancelled(_ task: TaskUse, _ context: RuleContext) -> Bool {
     if let key = task.storageKey {
       return context.isTornDown(key, by: ["cancel"], setupUnit: task.unit)
     }
