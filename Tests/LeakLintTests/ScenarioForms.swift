@@ -14,6 +14,8 @@ struct ScenarioForm {
   let text: String
   /// Lines of the marked region that belong to this form (`// leaklab:strong` or `weak`).
   let markedLines: Set<Int>
+  /// Every line of the marked region (`// leaklab:code begin` … `end`).
+  let regionLines: Set<Int>
 
   init(_ scenario: Scenario, mode: ScenarioMode) throws {
     self.scenario = scenario
@@ -28,6 +30,7 @@ struct ScenarioForm {
     let original = try String(contentsOfFile: root + "/" + relative, encoding: .utf8)
     var lines: [String] = []
     var marked: Set<Int> = []
+    var region: Set<Int> = []
     var inRegion = false
     for (offset, line) in original.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
       let trimmed = line.trimmingCharacters(in: .whitespaces)
@@ -38,9 +41,11 @@ struct ScenarioForm {
       let isOwn = line.hasSuffix("// leaklab:\(mode.rawValue)")
       lines.append(isToggle || isOther ? "" : String(line))
       if isOwn && inRegion { marked.insert(offset + 1) }
+      if inRegion { region.insert(offset + 1) }
     }
     text = lines.joined(separator: "\n")
     markedLines = marked
+    regionLines = region
   }
 
   /// The Swift files under a folder of the repository, relative paths, sorted.
