@@ -82,6 +82,7 @@ public struct Linter: Sendable {
     findings += ClosureCycleRule.findings(&context, claimed: claimed)
     findings += TaskRules.findings(&context)
     findings += DeferredClosureRule.findings(&context)
+    findings += GlobalRegistrationRule.findings(&context)
     phase("closure rules")
     findings += BackReferenceRule.findings(&context)
     phase("back references")

@@ -33,13 +33,8 @@ import TextGrid
     render(state, size: Size(width: 160, height: 50)).lines
   }
 
-  /// Leaky forms `leaklab lint` does not flag yet (issue 26: no rule for a
-  /// Combine `sink` kept by `store(in:)`, nor for an escaping `unowned` capture;
-  /// none for `self` registered in a global list and never unregistered).
-  nonisolated static let notFlaggedYet: Set<String> = ["combine-sink", "unowned-capture", "abandoned-memory"]
-  /// The leaky forms that leak and that the lint flags: a detector can confirm the lint.
+  /// The leaky forms that leak (every one of them the lint flags): a detector can confirm the lint.
   nonisolated static let leaking = Catalogue.all.filter { $0.detectorBlindSpot == nil }.map(\.id)
-    .filter { !notFlaggedYet.contains($0) }
 
   @Test(arguments: leaking)
   func theLeakyFormsFlaggedLineIsMarkedAndTheRunConfirmsIt(id: String) throws {
@@ -67,10 +62,11 @@ import TextGrid
     #expect(codePane(app.state).contains { $0.contains("lint: not flagged — confirmed: clean") })
   }
 
-  /// `task-zombie` leaks nothing: the lint's finding stands, and the line
-  /// says the detector has nothing to confirm. (`unowned-capture`: no rule yet.)
-  @Test func aBlindSpotsLeakyFormSaysTheDetectorHasNothingToConfirm() throws {
-    let scenario = Catalogue.taskZombie
+  /// `task-zombie` and `unowned-capture` leak nothing: the lint's finding
+  /// stands, and the line says the detector has nothing to confirm.
+  @Test(arguments: [Catalogue.taskZombie.id, Catalogue.unownedCapture.id])
+  func aBlindSpotsLeakyFormSaysTheDetectorHasNothingToConfirm(id: String) throws {
+    let scenario = try #require(Catalogue.scenario(id: id))
     let lint = try #require(ScenarioLint(entry: CatalogueEntry(scenario, mode: .strong), mode: .strong))
     let app = run(scenario, mode: .strong)
     #expect(

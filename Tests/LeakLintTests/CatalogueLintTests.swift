@@ -27,6 +27,7 @@ import Testing
     "task-zombie": .taskZombie,
     "unowned-capture": .unownedCapture,
     "handler-context": .strongBackReference,
+    "abandoned-memory": .globalRegistration,
   ]
 
   @Test func everyScenarioHasAnExpectedRule() {

@@ -166,9 +166,14 @@ extension BodyWalker {
     if KnownAPI.receiverKeeps.contains(name), let key = flow.receiverKey, let first = call.arguments.first {
       alias(first.expression, as: key)
     }
+    let typeReceiver = isInitializer ? nil : typeReceiver(of: receiver, name: name)
+    if let receiver {
+      recordCollectionCall(name: name, receiver: receiver, arguments: arguments, at: flow.position)
+    }
     facts.calls.append(flow)
     let index = facts.calls.count - 1
     callByNode[call.id] = index
+    if let typeReceiver { facts.typeReceivers[index] = typeReceiver }
     for task in newTasks { facts.tasks[task].call = index }
     for use in newUses { facts.apiUses[use].call = index }
     return index

@@ -197,6 +197,7 @@ extension BodyWalker {
     let isAssignment = elements[1].is(AssignmentExprSyntax.self)
     let isAppend = elements[1].as(BinaryOperatorExprSyntax.self)?.operator.text == "+="
     guard isAssignment || isAppend else { return .visitChildren }
+    recordCollectionAssignment(target: elements[0], values: Array(elements[2...]), isAppend: isAppend)
     assign(to: elements[0], values: Array(elements[2...]))
     return .visitChildren
   }

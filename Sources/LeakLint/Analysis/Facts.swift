@@ -172,6 +172,27 @@ struct APIUse {
   var isDiscarded = false
 }
 
+/// An object added to a collection that may outlive it: a static one, a global one, or a
+/// singleton's (`screens.append(screen)`, `Session.live[id] = self`).
+struct CollectionInsert {
+  /// The collection: `static:OpenScreens.screens`, `global:openScreens`, `Registry.items`.
+  var key: String
+  /// What is added.
+  var carried: [Carried]
+  /// Added under a key (`cache[url] = loader`, `updateValue(_:forKey:)`): one per key, as a cache keeps them.
+  var isKeyed: Bool
+  var unit: Int
+  var position: SourcePosition
+}
+
+/// A place where elements may leave such a collection: `screens.removeAll { … }`,
+/// `Session.live[id] = nil`, `screens = []`.
+struct CollectionRemoval {
+  var key: String
+  var unit: Int
+  var position: SourcePosition
+}
+
 /// Everything the walk over all units found, before the rules decide.
 struct LintFacts {
   var closures: [ClosureInfo] = []
@@ -214,4 +235,10 @@ struct LintFacts {
   var propertyCopies: [Int: String] = [:]
   /// Local roots that stand for a stored object of a value type (`model` in a SwiftUI view).
   var memberObjects: Set<Int> = []
+  /// Objects added to static, global or singletons' collections, and where elements leave them.
+  var collectionInserts: [CollectionInsert] = []
+  var collectionRemovals: [CollectionRemoval] = []
+  /// The type a call's receiver names, by call, when it is a type or its shared instance
+  /// (`OpenScreens.register(self)`, `Registry.shared.add(self)`, a static method called bare).
+  var typeReceivers: [Int: String] = [:]
 }

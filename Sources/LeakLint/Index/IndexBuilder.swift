@@ -215,6 +215,11 @@ final class IndexBuilder: SyntaxVisitor {
     // `let session = Session()` at top level: a global that holds its object for good.
     if case .decl(let decl) = node.item, let variable = decl.as(VariableDeclSyntax.self) {
       for binding in variable.bindings {
+        if variable.bindingSpecifier.tokenKind == .keyword(.var), Self.holdsCollection(binding),
+          let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text
+        {
+          index.globalCollections.insert(name)
+        }
         if let call = binding.initializer?.value.as(FunctionCallExprSyntax.self),
           let callee = call.calledExpression.as(DeclReferenceExprSyntax.self),
           callee.baseName.text.first?.isUppercase == true
@@ -257,9 +262,13 @@ final class IndexBuilder: SyntaxVisitor {
           binding.initializer.map {
             Self.constructs(owner, $0.value, annotation: binding.typeAnnotation?.type)
           } ?? false
+        let isCollection =
+          node.bindingSpecifier.tokenKind == .keyword(.var) && binding.accessorBlock == nil
+          && Self.holdsCollection(binding)
         index.update(owner) { info in
           info.staticMembers.insert(name)
           if makesOwner { info.hasStaticInstance = true }
+          if isCollection { info.staticCollections.insert(name) }
         }
         continue
       }
@@ -308,6 +317,20 @@ final class IndexBuilder: SyntaxVisitor {
       }
     }
     return .skipChildren
+  }
+
+  /// Whether a stored variable holds an array, a set or a dictionary: by its declared type
+  /// (`[Screen]`, `Set<Session>`, `[UUID: Session]`) or its initial value (`[Screen]()`, `Set<Session>()`).
+  static func holdsCollection(_ binding: PatternBindingSyntax) -> Bool {
+    if let type = binding.typeAnnotation?.type { return TypeShape(type).isCollection }
+    guard let call = binding.initializer?.value.as(FunctionCallExprSyntax.self), call.arguments.isEmpty,
+      call.trailingClosure == nil
+    else { return false }
+    var callee = call.calledExpression
+    if callee.is(ArrayExprSyntax.self) || callee.is(DictionaryExprSyntax.self) { return true }
+    if let specialized = callee.as(GenericSpecializationExprSyntax.self) { callee = specialized.expression }
+    let name = callee.as(DeclReferenceExprSyntax.self)?.baseName.text ?? ""
+    return ["Array", "Set", "Dictionary", "ContiguousArray"].contains(name)
   }
 
   /// Whether `value` makes an instance of `owner`: `Owner(…)`, `Owner.init(…)`, `Self()`, `.init()`, or

@@ -15,6 +15,8 @@ struct TypeIndex {
   /// Functions by `Owner.name`.
   var functionsByMember: [String: [Int]] = [:]
   var units: [AnalysisUnit] = []
+  /// Top-level `var`s that are an array, a set or a dictionary: storage that lives as long as the process.
+  var globalCollections: Set<String> = []
   private var compatibleCache: [String: Set<String>] = [:]
   private var supertypeLists: [String: [String]] = [:]
   private var allMethods: [String: Set<String>] = [:]

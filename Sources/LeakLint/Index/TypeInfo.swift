@@ -21,6 +21,9 @@ struct TypeInfo: Sendable {
   var propertyOrder: [String] = []
   var methods: Set<String> = []
   var staticMembers: Set<String> = []
+  /// Static stored `var`s that are an array, a set or a dictionary (`static var screens: [Screen] = []`):
+  /// storage that lives as long as the process.
+  var staticCollections: Set<String> = []
   var hasExplicitInit = false
   /// Every initializer it declares is `private` (or `fileprivate`).
   var hasOnlyPrivateInits = false

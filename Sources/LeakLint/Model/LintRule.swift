@@ -4,8 +4,9 @@
 /// Every rule decides by ownership, not by names: a closure is reported only
 /// when something it captures strongly keeps it (a cycle) or when a known root
 /// (a run loop, the notification center, a dispatch source, a session) keeps
-/// it without a matching teardown. Each rule has a short title, the cycle in
-/// one sentence, and the fix.
+/// it without a matching teardown; an object, when a static or global
+/// collection keeps it and only its `deinit` (or nothing) takes it out. Each
+/// rule has a short title, the cycle in one sentence, and the fix.
 ///
 /// ```swift
 /// let rule = LintRule.methodReference
@@ -41,6 +42,8 @@ public enum LintRule: String, Sendable, Hashable, Codable, CaseIterable {
   case urlSessionDelegate = "urlsession-delegate"
   /// `asyncAfter` keeps self until its block runs: a temporary leak.
   case delayedDispatch = "delayed-dispatch"
+  /// self is added to a static or global collection (or a singleton's) and taken out only in `deinit`, or never.
+  case globalRegistration = "global-registration"
 
   /// A short title, as the app's code pane shows it: `closure stores self`.
   public var title: String {
@@ -59,6 +62,7 @@ public enum LintRule: String, Sendable, Hashable, Codable, CaseIterable {
     case .dispatchSource: "dispatch source keeps self"
     case .urlSessionDelegate: "URLSession keeps its delegate"
     case .delayedDispatch: "delayed block keeps self"
+    case .globalRegistration: "global list keeps self"
     }
   }
 
@@ -93,6 +97,8 @@ public enum LintRule: String, Sendable, Hashable, Codable, CaseIterable {
       "A URLSession keeps its delegate strongly until it is invalidated, so self lives as long as the session."
     case .delayedDispatch:
       "The queue keeps the block, and the self it captures, until it runs: self outlives its screen for the delay."
+    case .globalRegistration:
+      "A static or global collection lives as long as the process and keeps what is added to it, and a removal in `deinit` never runs while it does: no cycle, abandoned memory."
     }
   }
 
@@ -122,6 +128,8 @@ public enum LintRule: String, Sendable, Hashable, Codable, CaseIterable {
     case .urlSessionDelegate:
       "Call `session.finishTasksAndInvalidate()` (or `invalidateAndCancel()`) when done."
     case .delayedDispatch: "Capture weakly (`[weak self]`) if self may go away before the block runs."
+    case .globalRegistration:
+      "Remove it when done, outside deinit (`viewDidDisappear`, `stop()`, `close()`), or keep it weakly (a weak box, `NSHashTable.weakObjects()`)."
     }
   }
 

@@ -171,7 +171,7 @@ struct RuleContext {
   /// Whether a function can run in the program: one called in the linted code, an override or
   /// `public`, or an internal one (a `shutdown()` is called from code the lint may not see: another
   /// module, the app's owner) unless its name says only tests call it (`breakCycleForTesting()`).
-  private func runs(_ unit: AnalysisUnit) -> Bool {
+  func runs(_ unit: AnalysisUnit) -> Bool {
     switch unit.kind {
     case .function(let name):
       unit.isEntryPoint || facts.calledNames.contains(name)
