@@ -22,7 +22,8 @@ extension HeapModel {
   ///
   /// Words that tie with the `k`-th are believed too (no better reason to
   /// leave one out); a word into an object's middle never is. With `k` = 0
-  /// none is: every such word is stale. This is what keeps a freed object's
+  /// none is: every such word is stale. A word in the Swift runtime's
+  /// metadata memory is never believed (see ``markMetadataMemory()``). This is what keeps a freed object's
   /// address left in a buffer from holding a leak, or from being the path
   /// that explains one.
   func admitUncountedReferences() {
@@ -69,12 +70,14 @@ extension HeapModel {
       else { continue }
       let source = Int(inSources.base![slot] & ~Self.interiorBit)
       if let excluded, excluded.contains(source) { continue }
+      if metadataBlocks.contains(source) { continue }
       let word = Int(info >> Self.wordShift)
       candidates.append(
         Candidate(
           quality: quality(ofReferenceIn: source, word: word, kind: kind), position: position, isRoot: false))
     }
-    for position in rootPositions(of: block) where rootTargets.base![position] & Self.interiorBit == 0 {
+    for position in rootPositions(of: block)
+    where rootTargets.base![position] & Self.interiorBit == 0 && !metadataRootPositions.contains(position) {
       candidates.append(
         Candidate(
           quality: Self.quality(of: rootKinds[Int(rootOrigins.base![position])]), position: position,

@@ -92,6 +92,10 @@ public final class HeapModel: @unchecked Sendable {
   var rootKinds: [RootKind] = []
   /// Blocks that are roots themselves (dynamic TLS, registered roots), with their kind's index.
   var rootBlocks: [Int: Int] = [:]
+  /// The Swift runtime's metadata memory and the root words of its caches
+  /// (see ``markMetadataMemory()``): never a holder of a Swift object.
+  var metadataBlocks = Set<Int>()
+  var metadataRootPositions = Set<Int>()
 
   // MARK: Types
 
@@ -177,6 +181,7 @@ public final class HeapModel: @unchecked Sendable {
     if scope == .full {
       scanRoots(rootRanges ?? snapshot.roots.ranges)
       markCallerTask()
+      markMetadataMemory()
       admitUncountedReferences()
     }
     figures.blocks = blockCount

@@ -16,7 +16,7 @@ import Testing
 
   @Test func theKeyTableIsTheKeyMapsTable() throws {
     let table = KeyMap.standard.markdownTable
-    #expect(try contents(of: "README.md").contains(table), "update the key table in README.md:\n\(table)")
+    #expect(try contents(of: "docs/app.md").contains(table), "update the key table in docs/app.md:\n\(table)")
   }
 
   @Test func thePictureIsTheRecordedSnapshotOfTheRealCatalogue() throws {

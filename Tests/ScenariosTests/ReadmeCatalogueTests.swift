@@ -4,9 +4,9 @@ import Testing
 
 @testable import Scenarios
 
-/// The README's catalogue table is the catalogue, as the key table is the key map.
+/// The catalogue table in docs/app.md is the catalogue, as the key table is the key map.
 @Suite struct ReadmeCatalogueTests {
-  /// The table the README must contain: one row per scenario, in catalogue order.
+  /// The table docs/app.md must contain: one row per scenario, in catalogue order.
   static var markdownTable: String {
     var lines = ["| id | pattern | the leaky form (`strong`) leaks |", "|---|---|---|"]
     for scenario in Catalogue.all {
@@ -27,9 +27,10 @@ import Testing
   }
 
   @Test func theReadmeCatalogueTableIsTheCatalogue() throws {
-    let readme = try String(contentsOf: packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+    let readme = try String(contentsOf: packageRoot.appendingPathComponent("docs/app.md"), encoding: .utf8)
     #expect(
-      readme.contains(Self.markdownTable), "update the catalogue table in README.md:\n\(Self.markdownTable)")
+      readme.contains(Self.markdownTable),
+      "update the catalogue table in docs/app.md:\n\(Self.markdownTable)")
   }
 
   @Test func theTableHasARowPerScenarioAndSaysWhatATemporaryLeakIs() {
