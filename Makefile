@@ -3,10 +3,11 @@
 #   make test   build and run the whole test suite
 SHELL := /bin/bash
 SWIFT ?= swift
-BUILD_FLAGS ?=
+# No index store: nothing here reads it, and it costs a build an eighth of its time.
+BUILD_FLAGS ?= --disable-index-store
 LINT_PATHS := Package.swift Sources Tools Tests Scenarios
 
-.PHONY: run install test test-quick test-stages build-instrumented test-unit test-terminal test-asan test-tsan test-fuzz build-asan build-tsan fuzz-build \
+.PHONY: run install test test-quick test-stages test-unit test-terminal test-asan test-tsan test-fuzz build-asan build-tsan fuzz-build \
 	run-asan run-tsan run-fuzz fuzz stress oracle leaks-oracle heap-oracle server-fixtures server-oracles run-oracles lint \
 	format bench lint-bench-tree deps build clean docs-images
 
@@ -44,13 +45,18 @@ LEAKS = "$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/leaklab" leaks \
 
 ## test: build and run every test: unit (under `leaklab leaks`, AddressSanitizer,
 ## ThreadSanitizer), snapshot, end to end, the step scripts both ways, the fuzzers
-## for a bounded number of inputs, and both oracles (side by side). The three
-## instrumented builds (each in its own build folder) run side by side, filling
-## each other's single-core phases; every test run, several of which wait in
-## real time, runs alone.
-TEST_STAGES := test-unit test-terminal build-instrumented run-asan run-tsan run-fuzz run-oracles
+## for a bounded number of inputs, and the oracles. After the debug build, two
+## lanes side by side (Tools/lanes; each lane's log is printed whole when it
+## ends, the first failure stops both): the debug build's tests, and the
+## sanitizers' builds and runs, which fill the cores the tests leave idle.
+DEBUG_LANE := test-unit test-terminal run-oracles
+SANITIZER_LANE := $(MAKE) --no-print-directory build-asan \
+	&& $(MAKE) --no-print-directory -j2 --output-sync=target run-asan run-fuzz \
+	&& $(MAKE) --no-print-directory build-tsan run-tsan
+TEST_STAGES := $(DEBUG_LANE) build-asan run-asan run-fuzz build-tsan run-tsan
 test: deps
-	@for stage in $(TEST_STAGES); do $(MAKE) $$stage || exit 1; done
+	$(SWIFT) build $(BUILD_FLAGS) --build-tests
+	@Tools/lanes "debug: $(MAKE) --no-print-directory $(DEBUG_LANE)" "sanitizers: $(SANITIZER_LANE)"
 
 ## test-quick: the inner loop: the unit suite of the debug build (both test
 ## libraries), without the leak gate, the scripts or the instrumented builds
@@ -58,13 +64,9 @@ test-quick: deps
 	$(SWIFT) build $(BUILD_FLAGS) --build-tests
 	$(SWIFT) test $(BUILD_FLAGS) --skip-build
 
-## test-stages: the stages `make test` runs, in order (Tools/suite-runs times each)
+## test-stages: the stages `make test` runs, lane by lane (Tools/suite-runs --stages times each)
 test-stages:
 	@echo $(TEST_STAGES)
-
-# The two instrumented builds (each in its own build folder) side by side.
-build-instrumented:
-	$(MAKE) -j2 build-asan build-tsan
 
 ## test-unit: the unit suite under `leaklab leaks` and the headless step scripts (debug build)
 test-unit: deps
@@ -109,20 +111,20 @@ test-tsan: build-tsan
 # (Package.swift); the ASan build has the fuzz targets as libFuzzer binaries,
 # the TSan build only the libraries whose tests run threads together.
 build-asan: deps
-	LEAKLAB_INSTRUMENTED=asan $(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan
+	LEAKLAB_INSTRUMENTED=asan $(SWIFT) build --build-tests --disable-index-store --sanitize=address --scratch-path .build-asan
 
 run-asan:
 	LEAKLAB_INSTRUMENTED=asan $(ASAN_ENV) $(SWIFT) test --skip-build --scratch-path .build-asan
 
 build-tsan: deps
-	LEAKLAB_INSTRUMENTED=tsan $(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
+	LEAKLAB_INSTRUMENTED=tsan $(SWIFT) build --build-tests --disable-index-store --sanitize=thread --scratch-path .build-tsan
 
 run-tsan:
 	LEAKLAB_INSTRUMENTED=tsan $(TSAN_ENV) $(SWIFT) test --skip-build --scratch-path .build-tsan
 
 # `make fuzz`'s libFuzzer binaries (swiftc -sanitize=fuzzer on every module,
 # with AddressSanitizer) in .build-fuzz; `make test` runs the ASan build's.
-FUZZ_BUILD := LEAKLAB_INSTRUMENTED=fuzz $(SWIFT) build --scratch-path .build-fuzz --sanitize=address \
+FUZZ_BUILD := LEAKLAB_INSTRUMENTED=fuzz $(SWIFT) build --scratch-path .build-fuzz --disable-index-store --sanitize=address \
 	-Xswiftc -sanitize=fuzzer -Xswiftc -DLEAKLAB_FUZZ
 # `make test`'s bounded runs: a fixed seed, so a run is the same inputs every
 # time (a script runs a scenario: hundreds, not thousands, per minute).
