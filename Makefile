@@ -3,8 +3,7 @@
 #   make test   build and run the whole test suite
 SHELL := /bin/bash
 SWIFT ?= swift
-# No index store: nothing here reads it, and it costs a build an eighth of its time.
-BUILD_FLAGS ?= --disable-index-store
+BUILD_FLAGS ?=
 LINT_PATHS := Package.swift Sources Tools Tests Scenarios
 
 .PHONY: run install test test-quick test-stages test-unit test-terminal test-asan test-tsan test-fuzz build-asan build-tsan fuzz-build \
@@ -111,20 +110,20 @@ test-tsan: build-tsan
 # (Package.swift); the ASan build has the fuzz targets as libFuzzer binaries,
 # the TSan build only the libraries whose tests run threads together.
 build-asan: deps
-	LEAKLAB_INSTRUMENTED=asan $(SWIFT) build --build-tests --disable-index-store --sanitize=address --scratch-path .build-asan
+	LEAKLAB_INSTRUMENTED=asan $(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan
 
 run-asan:
 	LEAKLAB_INSTRUMENTED=asan $(ASAN_ENV) $(SWIFT) test --skip-build --scratch-path .build-asan
 
 build-tsan: deps
-	LEAKLAB_INSTRUMENTED=tsan $(SWIFT) build --build-tests --disable-index-store --sanitize=thread --scratch-path .build-tsan
+	LEAKLAB_INSTRUMENTED=tsan $(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
 
 run-tsan:
 	LEAKLAB_INSTRUMENTED=tsan $(TSAN_ENV) $(SWIFT) test --skip-build --scratch-path .build-tsan
 
 # `make fuzz`'s libFuzzer binaries (swiftc -sanitize=fuzzer on every module,
 # with AddressSanitizer) in .build-fuzz; `make test` runs the ASan build's.
-FUZZ_BUILD := LEAKLAB_INSTRUMENTED=fuzz $(SWIFT) build --scratch-path .build-fuzz --disable-index-store --sanitize=address \
+FUZZ_BUILD := LEAKLAB_INSTRUMENTED=fuzz $(SWIFT) build --scratch-path .build-fuzz --sanitize=address \
 	-Xswiftc -sanitize=fuzzer -Xswiftc -DLEAKLAB_FUZZ
 # `make test`'s bounded runs: a fixed seed, so a run is the same inputs every
 # time (a script runs a scenario: hundreds, not thousands, per minute).

@@ -26,6 +26,20 @@ struct LeaksOracleCommand: ParsableCommand {
   @Flag(help: "Also every catalogue scenario, strong and weak, through LeakLabProbe.")
   var catalogue = false
 
+  @Option(
+    help: ArgumentHelp(
+      "Also the SwiftNIO and Hummingbird server fixtures built in this directory (Tools/ServerFixtures/.build/debug).",
+      valueName: "directory"))
+  var servers: String?
+
+  /// The server fixtures (leaky and fixed, 20 requests each), whether memcheck's
+  /// block count is compared (not for a leak that is a task suspended for ever),
+  /// and the server that leaks nothing.
+  static let serverFixtures: [(name: String, comparesBlocks: Bool)] = [
+    ("ContextHandler", true), ("KeepaliveTimer", true), ("CallTransport", true), ("SocketCallbacks", true),
+    ("SubscriptionTask", false),
+  ]
+
   /// The fixtures, in the order of the README's table.
   static let fixtures = [
     "FeedCycle", "OperationCompletion", "TimerBlock", "NotificationObserver", "DispatchWorkItemCycle",
@@ -47,8 +61,16 @@ struct LeaksOracleCommand: ParsableCommand {
         OracleCommand.fail("\(path) is missing (build it: swift build --product \(fixture))")
       }
       for form in ["leaky", "fixed"] {
-        programs.append(.init(name: fixture, form: form, command: [path, form], modules: [fixture]))
+        programs.append(
+          .init(name: fixture, form: form, command: [path, form], modules: [fixture], comparesBlocks: true))
       }
+    }
+    let strippedCopies = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "leaklab-oracle-servers-\(getpid())")
+    defer { try? FileManager.default.removeItem(at: strippedCopies) }
+    if let servers {
+      try FileManager.default.createDirectory(at: strippedCopies, withIntermediateDirectories: true)
+      programs += try Self.serverPrograms(in: servers, strippedInto: strippedCopies.path)
     }
     if catalogue {
       let probe = try OracleCommand.probeExecutable()
@@ -57,7 +79,7 @@ struct LeaksOracleCommand: ParsableCommand {
           programs.append(
             .init(
               name: "catalogue: \(scenario.id)", form: mode, command: [probe, scenario.id, "--mode", mode],
-              modules: OracleCommand.watchedModules))
+              modules: OracleCommand.watchedModules, comparesBlocks: false))
         }
       }
     }
@@ -73,14 +95,49 @@ struct LeaksOracleCommand: ParsableCommand {
     if rows.contains(where: { !$0.agrees }) { throw ExitCode.failure }
   }
 
+  /// Each server fixture in `directory`, leaky and fixed, and the server
+  /// that leaks nothing; memcheck runs a stripped copy of each.
+  static func serverPrograms(in directory: String, strippedInto copies: String) throws
+    -> [LeaksOracleRow.Program]
+  {
+    var programs: [LeaksOracleRow.Program] = []
+    // HelloServer has no leak to fix: its one form is the fixed one.
+    let all =
+      serverFixtures.map { ($0.name, $0.comparesBlocks, ["leaky", "fixed"]) } + [
+        ("HelloServer", true, ["fixed"])
+      ]
+    for (name, comparesBlocks, forms) in all {
+      let path = URL(fileURLWithPath: directory).appendingPathComponent(name).path
+      guard FileManager.default.isExecutableFile(atPath: path) else {
+        OracleCommand.fail("\(path) is missing (build it: make server-fixtures)")
+      }
+      let stripped = URL(fileURLWithPath: copies).appendingPathComponent(name).path
+      let strip = Process()
+      strip.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+      strip.arguments = ["strip", "--strip-debug", "-o", stripped, path]
+      try strip.run()
+      strip.waitUntilExit()
+      let memcheckPath = strip.terminationStatus == 0 ? stripped : path
+      for form in forms {
+        programs.append(
+          .init(
+            name: name, form: form, command: [path, form], modules: [name], comparesBlocks: comparesBlocks,
+            memcheckCommand: [memcheckPath, form]))
+      }
+    }
+    return programs
+  }
+
   static func report(_ rows: [LeaksOracleRow]) -> [String] {
-    let header = [
-      "program", "form", "leaklab leaks (unreachable at exit)", "memcheck (lost at exit)", "agree",
-    ]
+    let showsLive = rows.contains { !$0.liveCounts.isEmpty }
+    let header =
+      ["program", "form", "leaklab leaks (unreachable at exit)", "memcheck (lost at exit)"]
+      + (showsLive ? ["own count = leaked"] : []) + ["agree"]
     let lines = tableLines(
       header: header,
       rows: rows.map {
-        [$0.program.name, $0.program.form, $0.leaksColumn, $0.memcheckColumn, $0.agrees ? "yes" : "NO"]
+        [$0.program.name, $0.program.form, $0.leaksColumn, $0.memcheckColumn]
+          + (showsLive ? [$0.liveColumn] : []) + [$0.agrees ? "yes" : "NO"]
       })
     let disagreeing = rows.count { !$0.agrees }
     let summary =

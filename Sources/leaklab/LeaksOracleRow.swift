@@ -12,6 +12,12 @@ import MemcheckOracle
 ///    LeakLab's leaked malloc blocks, with no suppressions). The catalogue's
 ///    probe is judged by rule 1 only: the runtime and test harness around it
 ///    leave blocks that are not the scenario's.
+/// 3. A server fixture (Tools/ServerFixtures) prints `live T: N` at exit, its
+///    own count of T's instances, all of them leaked once the server has
+///    shut down: LeakLab's leaked instances of T are N. A server whose leak
+///    is a task suspended for ever is judged by rules 1 and 3 only: memcheck
+///    sees what such a task holds as reachable or lost depending on where
+///    the task last ran.
 struct LeaksOracleRow: Sendable {
   /// A program to judge.
   struct Program: Sendable {
@@ -21,7 +27,22 @@ struct LeaksOracleRow: Sendable {
     /// The modules whose classes rule 1 compares.
     var modules: Set<String>
     /// Whether rule 2 applies.
-    var isFixture: Bool { !name.hasPrefix("catalogue: ") }
+    var comparesBlocks: Bool
+    /// What memcheck runs: the same program, or a stripped copy of it
+    /// (valgrind spends minutes on a SwiftNIO server's debug information).
+    var memcheckCommand: [String]
+
+    init(
+      name: String, form: String, command: [String], modules: Set<String>, comparesBlocks: Bool,
+      memcheckCommand: [String]? = nil
+    ) {
+      self.name = name
+      self.form = form
+      self.command = command
+      self.modules = modules
+      self.comparesBlocks = comparesBlocks
+      self.memcheckCommand = memcheckCommand ?? command
+    }
   }
 
   var program: Program
@@ -31,19 +52,28 @@ struct LeaksOracleRow: Sendable {
   var leaksCycles: Int
   var memcheckBlocks: Int
   var memcheckClasses: [String]
+  /// The program's own `live T: N` lines, and LeakLab's leaked instances of each T.
+  var liveCounts: [(type: String, live: Int, leaked: Int)] = []
 
   var agrees: Bool {
-    leaksClasses == memcheckClasses && (!program.isFixture || leaksBlocks == memcheckBlocks)
+    leaksClasses == memcheckClasses && (!program.comparesBlocks || leaksBlocks == memcheckBlocks)
+      && liveCounts.allSatisfy { $0.live == $0.leaked }
   }
 
   /// `3 blocks: FeedService, LoadFeedUseCase (1 cycle)`; `nothing`.
   var leaksColumn: String {
-    Self.column(blocks: leaksBlocks, classes: leaksClasses, showBlocks: program.isFixture)
+    Self.column(blocks: leaksBlocks, classes: leaksClasses, showBlocks: program.comparesBlocks)
       + (leaksCycles > 0 ? " (\(leaksCycles) cycle\(leaksCycles == 1 ? "" : "s"))" : "")
   }
 
   var memcheckColumn: String {
-    Self.column(blocks: memcheckBlocks, classes: memcheckClasses, showBlocks: program.isFixture)
+    Self.column(blocks: memcheckBlocks, classes: memcheckClasses, showBlocks: program.comparesBlocks)
+  }
+
+  /// `SessionHandler 20 = 20`: the program's own counts against LeakLab's; `-` when it prints none.
+  var liveColumn: String {
+    liveCounts.isEmpty
+      ? "-" : liveCounts.map { "\($0.type) \($0.live) = \($0.leaked)" }.joined(separator: ", ")
   }
 
   private static func column(blocks: Int, classes: [String], showBlocks: Bool) -> String {
@@ -60,8 +90,9 @@ struct LeaksOracleRow: Sendable {
   }
 
   static func judge(_ program: Program, leaklab: String, memcheck: Memcheck) throws -> LeaksOracleRow {
-    let report = try leaks(program, leaklab: leaklab)
-    let run = try memcheck.run(program.command[0], arguments: Array(program.command.dropFirst()))
+    let (report, output) = try leaks(program, leaklab: leaklab)
+    let run = try memcheck.run(
+      program.memcheckCommand[0], arguments: Array(program.memcheckCommand.dropFirst()))
     let lost = run.records.filter { $0.kind == .definitelyLost || $0.kind == .indirectlyLost }
     var memcheckClasses: [String] = []
     for record in lost {
@@ -76,14 +107,28 @@ struct LeaksOracleRow: Sendable {
       else { return nil }
       return qualified
     }
+    let liveCounts = Self.liveLines(output).map { line in
+      (line.type, line.live, leaksClasses.count { QualifiedTypeName($0).name == line.type })
+    }
     return LeaksOracleRow(
       program: program, leaksBlocks: report.summary.leakedHeapBlocks, leaksClasses: leaksClasses.sorted(),
       leaksCycles: report.summary.retainCycles, memcheckBlocks: lost.reduce(0) { $0 + $1.blocks },
-      memcheckClasses: memcheckClasses.sorted())
+      memcheckClasses: memcheckClasses.sorted(), liveCounts: liveCounts)
   }
 
-  /// `leaklab leaks --no-default-suppressions --json` on the program.
-  private static func leaks(_ program: Program, leaklab: String) throws -> Report {
+  /// The `live T: N` lines a program printed.
+  static func liveLines(_ output: String) -> [(type: String, live: Int)] {
+    output.split(separator: "\n").compactMap { line in
+      guard line.hasPrefix("live "), let colon = line.lastIndex(of: ":"),
+        let count = Int(line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
+      else { return nil }
+      return (String(line[line.index(line.startIndex, offsetBy: 5)..<colon]), count)
+    }
+  }
+
+  /// `leaklab leaks --no-default-suppressions --json` on the program: the
+  /// report, and what the program printed.
+  private static func leaks(_ program: Program, leaklab: String) throws -> (Report, String) {
     let file = FileManager.default.temporaryDirectory.appendingPathComponent(
       "leaklab-oracle-\(UUID().uuidString).json")
     defer { try? FileManager.default.removeItem(at: file) }
@@ -91,9 +136,11 @@ struct LeaksOracleRow: Sendable {
     process.executableURL = URL(fileURLWithPath: leaklab)
     process.arguments =
       ["leaks", "--no-default-suppressions", "--json", "-o", file.path, "--"] + program.command
-    process.standardOutput = FileHandle.nullDevice
+    let output = Pipe()
+    process.standardOutput = output
     process.standardInput = FileHandle.nullDevice
     try process.run()
+    let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     process.waitUntilExit()
     guard let data = try? Data(contentsOf: file),
       let report = try? JSONDecoder().decode(Report.self, from: data)
@@ -103,7 +150,7 @@ struct LeaksOracleRow: Sendable {
           "leaklab leaks failed on \(program.name) (\(program.form)) with status \(process.terminationStatus)"
       )
     }
-    return report
+    return (report, printed)
   }
 
   /// What the oracle reads of the JSON report (docs/leaks-json.md).
