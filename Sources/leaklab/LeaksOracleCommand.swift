@@ -33,9 +33,9 @@ struct LeaksOracleCommand: ParsableCommand {
   var servers: String?
 
   /// The server fixtures (leaky and fixed, 20 requests each), whether memcheck's
-  /// block count is compared (not for a leak that is a task suspended for ever),
-  /// and the server that leaks nothing.
-  static let serverFixtures: [(name: String, comparesBlocks: Bool)] = [
+  /// classes and blocks are compared (not for a leak that is a task suspended
+  /// for ever: see ``LeaksOracleRow``), and the server that leaks nothing.
+  static let serverFixtures: [(name: String, comparesMemcheck: Bool)] = [
     ("ContextHandler", true), ("KeepaliveTimer", true), ("CallTransport", true), ("SocketCallbacks", true),
     ("SubscriptionTask", false),
   ]
@@ -103,10 +103,10 @@ struct LeaksOracleCommand: ParsableCommand {
     var programs: [LeaksOracleRow.Program] = []
     // HelloServer has no leak to fix: its one form is the fixed one.
     let all =
-      serverFixtures.map { ($0.name, $0.comparesBlocks, ["leaky", "fixed"]) } + [
+      serverFixtures.map { ($0.name, $0.comparesMemcheck, ["leaky", "fixed"]) } + [
         ("HelloServer", true, ["fixed"])
       ]
-    for (name, comparesBlocks, forms) in all {
+    for (name, comparesMemcheck, forms) in all {
       let path = URL(fileURLWithPath: directory).appendingPathComponent(name).path
       guard FileManager.default.isExecutableFile(atPath: path) else {
         OracleCommand.fail("\(path) is missing (build it: make server-fixtures)")
@@ -121,8 +121,8 @@ struct LeaksOracleCommand: ParsableCommand {
       for form in forms {
         programs.append(
           .init(
-            name: name, form: form, command: [path, form], modules: [name], comparesBlocks: comparesBlocks,
-            memcheckCommand: [memcheckPath, form]))
+            name: name, form: form, command: [path, form], modules: [name], comparesBlocks: comparesMemcheck,
+            comparesClasses: comparesMemcheck, memcheckCommand: [memcheckPath, form]))
       }
     }
     return programs
