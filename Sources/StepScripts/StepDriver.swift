@@ -11,6 +11,17 @@ public protocol StepDriver: AnyObject {
   func perform(_ command: StepCommand) throws(StepDriverError)
   /// The detector's summary label as it reads now.
   func readLabel() throws(StepDriverError) -> String
+  /// The label for an `expect`: as soon as `isMet` holds of it, or as it
+  /// reads when the driver stops waiting. A driver on a manual clock reads
+  /// it once (the default); one in real time waits, within a bound, for the
+  /// detector's sweep, which a loaded machine delays.
+  func readLabel(until isMet: (String) -> Bool) throws(StepDriverError) -> String
+}
+
+extension StepDriver {
+  public func readLabel(until isMet: (String) -> Bool) throws(StepDriverError) -> String {
+    try readLabel()
+  }
 }
 
 extension StepDriver {

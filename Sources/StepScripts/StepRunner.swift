@@ -22,7 +22,11 @@ public enum StepRunner {
       let label: String
       do throws(StepDriverError) {
         if step.command.isAction { try driver.perform(step.command) }
-        label = try driver.readLabel()
+        if case .expect(let expectation) = step.command {
+          label = try driver.readLabel { expectation.isMet(by: $0) }
+        } else {
+          label = try driver.readLabel()
+        }
       } catch {
         if case .invalidInput(let message) = error {
           throw StepScriptError(file: script.file, line: step.line, message: message)

@@ -78,6 +78,24 @@ public final class TerminalStepDriver: StepDriver {
     return label
   }
 
+  /// How long an `expect` waits for its label. The detector changes the
+  /// label when a sweep runs after the grace delay: 1.05–1.11 s after a
+  /// close on a quiet machine, later than a script's `wait 1s` while a
+  /// build shares the cores (7 scripts of 60 read the old label in one full
+  /// run of `make test`). A label that never comes fails after this long.
+  static let expectationBound = Duration.seconds(10)
+
+  public func readLabel(until isMet: (String) -> Bool) throws(StepDriverError) -> String {
+    let clock = ContinuousClock()
+    let deadline = clock.now + Self.expectationBound
+    var label = try readLabel()
+    while !isMet(label), clock.now < deadline {
+      Thread.sleep(forTimeInterval: 0.05)
+      label = try readLabel()
+    }
+    return label
+  }
+
   /// Quits the app with `q` and waits for it to exit; returns its exit status.
   @discardableResult
   public func quit() -> Int32? {

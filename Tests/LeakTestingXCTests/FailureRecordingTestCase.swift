@@ -23,7 +23,7 @@ class FailureRecordingTestCase: XCTestCase {
   /// run on a subclass does not see it as a property left set.
   private final class Recorder {
     var failures: [RecordedFailure]?
-    var expectedAtTeardown: (messages: [String], file: StaticString, line: UInt)?
+    var expectedAtTeardown: (messages: [String], withoutAccount: Bool, file: StaticString, line: UInt)?
   }
 
   private let recorder = Recorder()
@@ -64,19 +64,35 @@ class FailureRecordingTestCase: XCTestCase {
 
   /// Expects exactly `messages` to be recorded from now until `tearDown()` —
   /// for checks that run in teardown blocks, which XCTest runs before `tearDown()`.
-  func expectFailuresUntilTeardown(_ messages: [String], file: StaticString = #filePath, line: UInt = #line) {
+  ///
+  /// `withoutAccount` leaves the account of the object's strong references
+  /// (`; 1 of 1 strong reference found`) out of the comparison, for an
+  /// object the check itself holds while it explains it: that reference can
+  /// be in a register the snapshot does not see, and in this shared process a
+  /// stale word in C memory then takes its room (docs/memory-view.md). The
+  /// account is checked in processes of their own (LeakTestingTests).
+  func expectFailuresUntilTeardown(
+    _ messages: [String], withoutAccount: Bool = false, file: StaticString = #filePath, line: UInt = #line
+  ) {
     recorder.failures = []
-    recorder.expectedAtTeardown = (messages, file, line)
+    recorder.expectedAtTeardown = (messages, withoutAccount, file, line)
   }
 
   /// Checks that the failures recorded have exactly the messages
-  /// `expected`, in order, word for word.
+  /// `expected`, in order, word for word (without the account of strong
+  /// references, when `withoutAccount`).
   func assertMessages(
-    _ failures: [RecordedFailure], _ expected: [String], file: StaticString = #filePath, line: UInt = #line
+    _ failures: [RecordedFailure], _ expected: [String], withoutAccount: Bool = false,
+    file: StaticString = #filePath, line: UInt = #line
   ) {
-    XCTAssertEqual(
-      failures.map(\.message), expected, file: file,
-      line: line)
+    let actual = failures.map(\.message).map { message in
+      guard withoutAccount,
+        let account = message.range(
+          of: #"; \d+ of \d+ strong references? found[^;]*"#, options: .regularExpression)
+      else { return message }
+      return message.replacingCharacters(in: account, with: "")
+    }
+    XCTAssertEqual(actual, expected, file: file, line: line)
   }
 
   override func tearDown() {
@@ -84,7 +100,9 @@ class FailureRecordingTestCase: XCTestCase {
       let failures = recorder.failures ?? []
       recorder.failures = nil
       recorder.expectedAtTeardown = nil
-      assertMessages(failures, expected.messages, file: expected.file, line: expected.line)
+      assertMessages(
+        failures, expected.messages, withoutAccount: expected.withoutAccount, file: expected.file,
+        line: expected.line)
     }
     super.tearDown()
   }

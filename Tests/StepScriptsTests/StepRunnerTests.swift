@@ -36,6 +36,30 @@ final class FakeDriver: @MainActor StepDriver {
     #expect(driver.performed == [.open, .close, .wait(.seconds(1))])
   }
 
+  /// A driver in real time: its label comes a few reads late.
+  @MainActor
+  final class LateDriver: @MainActor StepDriver {
+    var reads = 0
+    func perform(_ command: StepCommand) throws(StepDriverError) {}
+    func readLabel() throws(StepDriverError) -> String {
+      reads += 1
+      return reads < 4 ? "No issues detected" : "Leaked: A#1"
+    }
+    func readLabel(until isMet: (String) -> Bool) throws(StepDriverError) -> String {
+      var label = try readLabel()
+      while !isMet(label), reads < 10 { label = try readLabel() }
+      return label
+    }
+  }
+
+  @Test func anExpectationWaitsAsTheDriverWaitsForItsLabel() throws {
+    let driver = LateDriver()
+    let result = try StepRunner.run(script("close\nwait 1s\nexpect \"Leaked: A#1\""), on: driver)
+    #expect(result.passed)
+    #expect(result.records.map(\.label) == ["No issues detected", "No issues detected", "Leaked: A#1"])
+    #expect(driver.reads == 4)
+  }
+
   @Test func aFailingExpectationNamesStepLineExpectedAndActual() throws {
     let driver = FakeDriver()
     driver.label = "Leaked: A#1"
