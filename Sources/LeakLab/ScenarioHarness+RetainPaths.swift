@@ -9,8 +9,8 @@ extension ScenarioHarness {
   ///
   /// The notification center and the main queue are roots. A leak can hang
   /// off another one (the screen an alert's handler captures), so each
-  /// object explained becomes a root for the ones after it; roots are held
-  /// weakly. `observe` sees every explanation as it is made.
+  /// object explained becomes a root for the ones after it ("kept by the
+  /// leaked cycle of AlertController#1 → …"); roots are held weakly. `observe` sees every explanation as it is made.
   ///
   /// `rootPathSearch` says whether the process's memory is searched for a
   /// path from a true root: `.atDetection` (the default) makes the whole
@@ -53,14 +53,14 @@ extension ScenarioHarness {
         explanation.notVisibleReason = Self.searchingReason
       }
       observe?(explanation)
-      explainer.registerRoot(object)
+      explainer.registerLeak(object, inCycle: explanation.isCycle)
       if rootPathSearch == .inBackground {
         let weakObject = WeakBox(object)
         let quick = explanation.description
         runInBackground { [weak detector] in
           guard let object = weakObject.object else { return }
           let full = background.explain(object)
-          background.registerRoot(object)
+          background.registerLeak(object, inCycle: full.isCycle)
           guard full.description != quick else { return }
           let result = WeakBox(object)
           scheduler.schedule(after: .zero) {
@@ -74,6 +74,14 @@ extension ScenarioHarness {
       }
       return explanation.description
     }
+  }
+}
+
+extension Explanation {
+  /// Whether the verdict is a retain cycle.
+  fileprivate var isCycle: Bool {
+    if case .cycle = verdict { return true }
+    return false
   }
 }
 

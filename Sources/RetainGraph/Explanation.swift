@@ -50,6 +50,10 @@ public struct Explanation: Sendable, CustomStringConvertible {
   /// elements account for its whole strong count), or which are held from
   /// memory no metadata describes, or are the caller's own.
   public var strongReferences: StrongReferences?
+  /// When the verdict's path starts at another leak (registered with
+  /// ``RetainExplainer/registerLeak(_:inCycle:)``): whether that leak is a
+  /// cycle. The path then reads "kept by the leaked cycle of X → …".
+  public var keptByLeakInCycle: Bool?
 
   /// Creates an explanation.
   public init(
@@ -80,7 +84,12 @@ public struct Explanation: Sendable, CustomStringConvertible {
     case .cycle(let path):
       text = "retain cycle: \(path)"
       if let rootPath { text += "; also held from root: \(rootPath)" }
-    case .heldByRoot(let path): text = "held from root: \(path)"
+    case .heldByRoot(let path):
+      switch keptByLeakInCycle {
+      case true?: text = "kept by the leaked cycle of \(path)"
+      case false?: text = "kept by the leak \(path)"
+      case nil: text = "held from root: \(path)"
+      }
     case .notVisible(let count):
       text = "\(object.name) is held by something not visible here (retain count \(count))"
       if let notVisibleReason { text += ": \(notVisibleReason)" }

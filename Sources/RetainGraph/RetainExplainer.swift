@@ -61,11 +61,14 @@ public final class RetainExplainer: Sendable {
     weak var object: AnyObject?
     let identifier: ObjectIdentifier
     let name: String?
+    /// For a leak (``registerLeak(_:inCycle:)``): whether it leaked in a cycle.
+    let leakedInCycle: Bool?
 
-    init(object: AnyObject, name: String?) {
+    init(object: AnyObject, name: String?, leakedInCycle: Bool? = nil) {
       self.object = object
       self.identifier = ObjectIdentifier(object)
       self.name = name
+      self.leakedInCycle = leakedInCycle
     }
   }
 
@@ -127,7 +130,20 @@ public final class RetainExplainer: Sendable {
   /// Roots are held weakly; a root that dies is dropped. `name` overrides the
   /// naming function for this object in the output.
   public func registerRoot(_ root: AnyObject, name: String? = nil) {
-    let entry = Root(object: root, name: name)
+    register(Root(object: root, name: name))
+  }
+
+  /// Registers an object already found leaked, for the leaks explained after
+  /// it: a leak can hang off another (the screen an alert's handler captures
+  /// is kept by the alert's cycle). It is no root of the program's, so a path
+  /// from it reads "kept by the leaked cycle of AlertController#1 → …" (or
+  /// "kept by the leak AlertController#1 → …" when `inCycle` is false), not
+  /// "held from root". Held weakly, as roots are.
+  public func registerLeak(_ leak: AnyObject, inCycle: Bool) {
+    register(Root(object: leak, name: nil, leakedInCycle: inCycle))
+  }
+
+  private func register(_ entry: Root) {
     roots.withLock { roots in
       roots.removeAll { $0.object == nil || $0.identifier == entry.identifier }
       roots.append(entry)
@@ -144,8 +160,10 @@ public final class RetainExplainer: Sendable {
   public var rootCount: Int { roots.withLock { roots in roots.count { $0.object != nil } } }
 
   /// The live roots, held strongly by the caller for the duration of one search.
-  private func liveRoots() -> [(object: AnyObject, name: String?)] {
-    roots.withLock { roots in roots.compactMap { root in root.object.map { ($0, root.name) } } }
+  private func liveRoots() -> [(object: AnyObject, name: String?, leakedInCycle: Bool?)] {
+    roots.withLock { roots in
+      roots.compactMap { root in root.object.map { ($0, root.name, root.leakedInCycle) } }
+    }
   }
 
   // MARK: Inspection
@@ -189,7 +207,9 @@ public final class RetainExplainer: Sendable {
     let searchesMemory = searchingMemory
     let roots = liveRoots()
     return withExtendedLifetime((object, roots)) {
-      guard let engine else { return mirrorExplanation(of: object, roots: roots) }
+      guard let engine else {
+        return mirrorExplanation(of: object, roots: roots.map { ($0.object, $0.name) })
+      }
       let address = Self.address(of: object)
       let report = engine.search(address, roots: roots.map { Self.address(of: $0.object) }, limits: limits)
       // Always with safe reads: the scan meets blocks that are not objects.
@@ -266,10 +286,15 @@ public final class RetainExplainer: Sendable {
         case .root: .heldByRoot(path)
         case .none: rootPath.map { .heldByRoot($0) } ?? .notVisible(retainCount: Self.retainCount(of: object))
         }
-      return Explanation(
+      var explanation = Explanation(
         object: subject, verdict: verdict, method: method, isTruncated: isTruncated, visitedCount: visited,
         rootPath: rootPath, notVisibleReason: rootPath == nil ? reason : nil,
         strongReferences: strongReferences)
+      if case .heldByRoot(let held) = verdict {
+        explanation.keptByLeakInCycle =
+          roots.first { Self.address(of: $0.object) == held.start.address }?.leakedInCycle
+      }
+      return explanation
     }
   }
 

@@ -66,7 +66,7 @@ import Testing
     let screen = try #require(explanation.leaks.first { $0.name == "DraftsScreen#1" })
     #expect(
       screen.retainPath
-        == "held from root: AlertController#1 → actions[1]: AlertAction#1 → handler: closure in DraftsScreen.confirmDelete() → captures[0] DraftsScreen#1 (strong)"
+        == "kept by the leaked cycle of AlertController#1 → actions[1]: AlertAction#1 → handler: closure in DraftsScreen.confirmDelete() → captures[0] DraftsScreen#1 (strong)"
     )
   }
 
