@@ -53,7 +53,7 @@ public final class TracedProcess {
     -> TracedProcess
   {
     guard let path = ExecutableLookup.resolve(executable) else {
-      throw .cannotRun(executable, reason: "no such file or not executable")
+      throw .cannotRun(executable, reason: ExecutableLookup.whyNot(executable))
     }
     var error: Int32 = 0
     var stage = PLSpawnStage(rawValue: 0)

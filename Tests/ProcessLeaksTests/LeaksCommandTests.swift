@@ -106,7 +106,13 @@ import Testing
     (["leaks", "--", "/bin/true"], "leaklab: /usr/bin/true is not a Swift program"),
     (
       ["leaks", "--", "/no/such/program"],
-      "leaklab: cannot run /no/such/program: no such file or not executable"
+      "leaklab: cannot run /no/such/program: no such file"
+    ),
+    (["leaks", "--", "/tmp"], "leaklab: cannot run /tmp: it is a directory"),
+    (["leaks", "--", "/etc/passwd"], "leaklab: cannot run /etc/passwd: not executable"),
+    (
+      ["leaks", "--", "no-such-program-anywhere"],
+      "leaklab: cannot run no-such-program-anywhere: not found in PATH"
     ),
     (["leaks", "--pid", "999999999"], "leaklab: no process with id 999999999"),
     (["leaks"], "leaklab: give a program after -- or a process with --pid"),
