@@ -67,8 +67,7 @@ struct HeapOracleRun: Sendable {
     let (status, document, output) = try Self.census(
       leaklab, ["--", program.executable] + program.arguments + ["--requests", "\(Self.requestsAtExit)"])
     censusAtExit = try document.census.count(ofType: program.qualifiedType)
-    programAtExit = output.split(separator: "\n").last { $0.hasPrefix("live \(program.type): ") }
-      .flatMap { Int($0.split(separator: " ").last ?? "") }
+    programAtExit = LiveCountLines.parse(output).last { $0.type == program.type }?.live
     let expected = program.isLeaky ? Self.requestsAtExit : program.fixedKeeps
     if status != 0 { problems.append("leaklab heap at exit: status \(status)") }
     if censusAtExit != programAtExit || programAtExit != expected {

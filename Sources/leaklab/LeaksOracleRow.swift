@@ -113,7 +113,7 @@ struct LeaksOracleRow: Sendable {
       // `PingTimer<KeepaliveTimer.View>` is compared as `PingTimer`.
       return String(qualified.prefix { $0 != "<" })
     }
-    let liveCounts = Self.liveLines(output).map { line in
+    let liveCounts = LiveCountLines.parse(output).map { line in
       // `PingTimer<KeepaliveTimer.View>` is an instance of `PingTimer`.
       (
         line.type, line.live,
@@ -124,16 +124,6 @@ struct LeaksOracleRow: Sendable {
       program: program, leaksBlocks: report.summary.leakedHeapBlocks, leaksClasses: leaksClasses.sorted(),
       leaksCycles: report.summary.retainCycles, memcheckBlocks: lost.reduce(0) { $0 + $1.blocks },
       memcheckClasses: memcheckClasses.sorted(), liveCounts: liveCounts)
-  }
-
-  /// The `live T: N` lines a program printed.
-  static func liveLines(_ output: String) -> [(type: String, live: Int)] {
-    output.split(separator: "\n").compactMap { line in
-      guard line.hasPrefix("live "), let colon = line.lastIndex(of: ":"),
-        let count = Int(line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
-      else { return nil }
-      return (String(line[line.index(line.startIndex, offsetBy: 5)..<colon]), count)
-    }
   }
 
   /// `leaklab leaks --no-default-suppressions --json` on the program: the
