@@ -58,9 +58,9 @@ public final class TerminalStepDriver: StepDriver {
         try send(["w"])
         modes[id] = mode
       }
-    case .open: try send(["Enter"])
+    case .open: try send(["Enter"], changesTheScreen: true)
     case .action(let number), .alert(let number): try send(["\(number)"])
-    case .close: try send(["Escape"])
+    case .close: try send(["Escape"], changesTheScreen: true)
     case .key(let key):
       guard let name = Self.tmuxName(key) else { throw .invalidInput("\(key.name) cannot be typed") }
       try send([name])
@@ -105,9 +105,20 @@ public final class TerminalStepDriver: StepDriver {
 
   // MARK: Keys and screens
 
-  private func send(_ keys: [String]) throws(StepDriverError) {
+  /// Sends `keys` and lets the screen settle. A key that always changes the
+  /// screen (opening or closing a scenario) is first waited for, up to
+  /// ``expectationBound``: on a loaded machine a stable screen can be the
+  /// one from before the key, and the next key (an action) then reached the
+  /// catalogue instead of the screen (1 script of 60 in a full run).
+  private func send(_ keys: [String], changesTheScreen: Bool = false) throws(StepDriverError) {
+    let before = changesTheScreen ? try screen() : []
     for key in keys {
       do { try session.sendKeys(key) } catch { throw .failure("could not send \(key): \(error)") }
+    }
+    if changesTheScreen {
+      let clock = ContinuousClock()
+      let deadline = clock.now + Self.expectationBound
+      while try screen() == before, clock.now < deadline { Thread.sleep(forTimeInterval: 0.03) }
     }
     try settle()
   }
