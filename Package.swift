@@ -176,6 +176,8 @@ let package = Package(
     .executableTarget(name: "GrowingHeap", path: "Tools/LeakFixtures/GrowingHeap"),
     // `make bench`'s program for `leaklab leaks`: a million live objects, some leaked cycles.
     .executableTarget(name: "LiveObjects", path: "Tools/LeakFixtures/LiveObjects"),
+    // What the runtime holds where no scan looks: a continuation's task, an object's side table.
+    .executableTarget(name: "RuntimeHeld", path: "Tools/LeakFixtures/RuntimeHeld"),
     // The concurrent-mutation stress: threads rewire a graph while the explainer reads it.
     .executableTarget(
       name: "LeakLabStress",

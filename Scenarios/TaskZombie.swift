@@ -1,3 +1,4 @@
+import Foundation
 import LeakClock
 import ScreenKit
 
@@ -66,7 +67,8 @@ final class ScoreFeed {
   }
 
   /// Asks the server for the score; it answers a second later. Cancelling
-  /// the task stops the wait at once (a real request would be cancelled).
+  /// the task stops the wait at once, on the thread that cancels (a real
+  /// request would be cancelled): no other job has to run first.
   func nextScore() async -> String {
     requests += 1
     activity?.record(self, "requested the score")
@@ -77,27 +79,50 @@ final class ScoreFeed {
     let wasCancelled = Task.isCancelled
     return await withTaskCancellationHandler {
       await withCheckedContinuation { continuation in
-        pending.continuation = continuation
-        pending.work = mainQueue.asyncAfter(.seconds(1)) { pending.resume(with: answer) }
+        pending.wait(
+          with: continuation, work: mainQueue.asyncAfter(.seconds(1)) { pending.resume(with: answer) })
       }
     } onCancel: {
-      if !wasCancelled { Task { @MainActor in pending.resume(with: answer) } }
+      if !wasCancelled { pending.resume(with: answer) }
     }
   }
 }
 
 /// One request's answer: given when the server answers, or when the task
-/// waiting for it is cancelled, whichever comes first.
-@MainActor
-final class PendingAnswer {
-  var continuation: CheckedContinuation<String, Never>?
-  var work: ScheduledWork?
+/// waiting for it is cancelled, whichever comes first (from any thread).
+final class PendingAnswer: @unchecked Sendable {
+  // Plain stored properties under a lock (not a `Mutex`): the detector's
+  // reflection sees what the pending answer holds.
+  private var continuation: CheckedContinuation<String, Never>?
+  private var work: ScheduledWork?
+  private var answered: String?
+  private let lock = NSLock()
 
+  /// Waits for the answer on `continuation`; `work` gives it when the server answers.
+  func wait(with continuation: CheckedContinuation<String, Never>, work: ScheduledWork) {
+    lock.lock()
+    if let answered {
+      lock.unlock()
+      work.cancel()
+      continuation.resume(returning: answered)
+      return
+    }
+    self.continuation = continuation
+    self.work = work
+    lock.unlock()
+  }
+
+  /// Gives the answer (once; a second answer is dropped).
   func resume(with answer: String) {
+    lock.lock()
+    guard answered == nil else { return lock.unlock() }
+    answered = answer
+    let (continuation, work) = (self.continuation, self.work)
+    self.continuation = nil
+    self.work = nil
+    lock.unlock()
     work?.cancel()
-    work = nil
     continuation?.resume(returning: answer)
-    continuation = nil
   }
 }
 

@@ -139,6 +139,7 @@ extension HeapModel.Builder {
       model.kinds.base![table] = BlockKind.sideTable.rawValue
       model.typeIDs.base![table] = sideTableType
       sideTableOwner[table] = entry.object
+      model.sideTableOfObject[entry.object] = table
       if let bits, !sol_isImmortal(UInt64(bits)) {
         model.strongCounts.base![entry.object] = sol_strongCount(UInt64(bits))
       }

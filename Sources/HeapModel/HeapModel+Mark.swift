@@ -5,7 +5,8 @@ extension HeapModel {
   /// roots: what a leak check asks. Every kind of root counts (globals,
   /// thread-local storage, stacks, registers, other writable memory, as
   /// memcheck takes them), unless `acceptsRoot` says otherwise; references
-  /// are followed as ``holdsMemory(_:)-(Edge)`` allows.
+  /// are followed as ``holdsMemory(_:)-(Edge)`` allows, and an object holds
+  /// its weak reference side table.
   ///
   /// A block not marked (and not free memory) leaked.
   public func reachableFromRoots(acceptsRoot: (RootKind) -> Bool = { _ in true }) -> BlockSet {
@@ -24,8 +25,10 @@ extension HeapModel {
     let starts = outStart.base!
     let targets = outTargets.base
     let infos = outInfos.base
+    let sideTables = sideTableOfObject
     while stack.count > 0 {
       let block = Int(stack.removeLast())
+      if !sideTables.isEmpty, let table = sideTables[block] { push(table) }
       for position in Int(starts[block])..<Int(starts[block + 1]) {
         let target = targets![position]
         let index = Int(target & ~Self.interiorBit)

@@ -96,6 +96,11 @@ public final class HeapModel: @unchecked Sendable {
   /// (see ``markMetadataMemory()``): never a holder of a Swift object.
   var metadataBlocks = Set<Int>()
   var metadataRootPositions = Set<Int>()
+  /// Each object's weak reference side table: the object holds it through
+  /// its counts word (a pointer shifted and flagged, which no conservative
+  /// scan sees), so the table lives as long as the object, weak references
+  /// or not.
+  var sideTableOfObject: [Int: Int] = [:]
 
   // MARK: Types
 

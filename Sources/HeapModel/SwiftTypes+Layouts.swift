@@ -88,6 +88,9 @@ extension SwiftTypes {
     let (typeName, qualified) = names(ofClass: metadata)
     if let storage = storageLayout(typeRef: typeRef) { return storage }
     let size = instanceSize(ofClass: metadata) ?? 0
+    if qualified == "Swift.CheckedContinuationCanary", size == 16 {
+      return Self.checkedContinuationCanary(typeName: typeName, qualifiedName: qualified)
+    }
     guard info.kind == RMLayoutClassInstance else {
       // No layout the library can compute (a `Mutex` or `Atomic` field, a
       // module without reflection metadata): every field is opaque.
@@ -131,6 +134,17 @@ extension SwiftTypes {
       hasOpaqueTail: bridgesCoreFoundation || tail != nil)
     layout.isKeyPath = tail == "AnyKeyPath"
     return layout
+  }
+
+  /// A `CheckedContinuation`'s canary: a class with no fields that the
+  /// standard library allocates with a tail of `(UnsafeRawPointer?, String)`
+  /// — the suspended task it resumes (nil once resumed), then the name of
+  /// the function that made it. The task is held through it: a task that
+  /// waits on a continuation some reachable object keeps is not a leak.
+  private static func checkedContinuationCanary(typeName: String, qualifiedName: String?) -> HeapLayout {
+    HeapLayout(
+      kind: .object, typeName: typeName, qualifiedName: qualifiedName, size: 40,
+      shape: .fields([.rawPointer(offset: 16, label: "continuation")]), opaqueRanges: [24..<40])
   }
 
   /// Where the instance of `metadata`'s superclass ends (the class's own

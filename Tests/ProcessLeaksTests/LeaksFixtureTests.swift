@@ -55,6 +55,25 @@ import Testing
     #expect(report.process.exitStatus == 0)
   }
 
+  /// What the runtime holds where no word points at a block's start is
+  /// held: a task waiting on a `CheckedContinuation` that a global keeps
+  /// (the continuation's canary holds the task in its tail), a live object's
+  /// weak reference side table (behind its counts word; memcheck calls that
+  /// one "definitely lost").
+  @Test(arguments: ["waiting", "weakened"])
+  func whatTheRuntimeHoldsOutOfSightIsNoLeak(_ mode: String) throws {
+    let (status, report) = try LeaksCommand.json([LeaksCommand.fixture("RuntimeHeld"), mode])
+    #expect(report.objects.map(\.type) == [])
+    #expect(status == 0)
+  }
+
+  @Test func aTaskWhoseContinuationWasDroppedLeaksWithWhatItsFramesHold() throws {
+    let (status, report) = try LeaksCommand.json([LeaksCommand.fixture("RuntimeHeld"), "abandoned"])
+    #expect(status == 1)
+    #expect(report.programTypes == ["Payload"])
+    #expect(report.summary.retainCycles == 1)
+  }
+
   @Test func foundationsTimerLeakIsSuppressedByDefaultAndNamedWhenAskedFor() throws {
     let timer = LeaksCommand.fixture("TimerBlock")
     let suppressed = try LeaksCommand.json([timer, "fixed"])

@@ -28,9 +28,13 @@ func probe(_ scenario: Scenario, mode: ScenarioMode, until moment: ScenarioRunne
   await ScenarioRunner.drive(scenario, mode: mode, on: harness, scheduler: scheduler, until: moment)
   worldRoots = [harness.environment.notificationCenter, scheduler]
   let report = harness.detector.report
-  return DetectorClaim(
+  let claim = DetectorClaim(
     label: report.summaryLabel,
     leaks: report.leaks.map { DetectorClaim.Leak(typeName: $0.typeName, path: nil, isOpen: $0.isOpen) })
+  // The main actor's queued jobs take their turn before the exit (a task the
+  // close cancelled ends): no work of the scenario's is in flight at exit.
+  await ScenarioRunner.settle(scheduler)
+  return claim
 }
 
 func fail(_ message: String) -> Never {

@@ -1,0 +1,63 @@
+// What the Swift runtime holds in ways no word-by-word scan sees, at exit:
+//
+//   RuntimeHeld waiting    a task waits on a `CheckedContinuation` a global
+//                          keeps (the continuation's canary holds the task
+//                          in its tail): nothing leaked
+//   RuntimeHeld abandoned  the same task, its continuation dropped without a
+//                          resume: the task and what its frames hold leaked
+//   RuntimeHeld weakened   a live object that once had a weak reference
+//                          (its side table hangs off its counts word):
+//                          nothing leaked
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// What the waiting task's frames keep.
+final class Payload {
+  var values = [1, 2, 3]
+}
+
+/// Where the program keeps the continuation a task waits on.
+final class Inbox: @unchecked Sendable {
+  var continuation: CheckedContinuation<Int, Never>?
+}
+
+/// A live object, once referred to weakly.
+final class Session {
+  var name = "session"
+}
+
+let inbox = Inbox()
+nonisolated(unsafe) var sessions: [Session] = []
+
+/// Starts a main-actor task that waits on a continuation kept in `inbox`,
+/// and returns once it waits (the task and this code share the main actor).
+@MainActor func startWaitingTask() async {
+  Task { @MainActor in
+    let payload = Payload()
+    let answer = await withCheckedContinuation { inbox.continuation = $0 }
+    print(answer + payload.values.count)
+  }
+  while inbox.continuation == nil { await Task.yield() }
+}
+
+@MainActor func run(_ mode: String) async {
+  switch mode {
+  case "waiting":
+    await startWaitingTask()
+  case "abandoned":
+    await startWaitingTask()
+    inbox.continuation = nil
+  case "weakened":
+    let session = Session()
+    sessions.append(session)
+    weak let observed = session
+    print(observed?.name ?? "gone")
+  default:
+    print("usage: RuntimeHeld waiting|abandoned|weakened")
+    exit(2)
+  }
+  print("exiting (\(mode))")
+}
+
+await run(CommandLine.arguments.dropFirst().first ?? "")
