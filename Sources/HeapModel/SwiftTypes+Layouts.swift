@@ -127,7 +127,7 @@ extension SwiftTypes {
       if current != 0 { currentInfo = swift_reflection_infoForMetadata(context, current) }
     }
     let bridgesCoreFoundation = Self.isCoreFoundationBridge(typeName)
-    let tail = tailAllocation(metadata)
+    let tail = tailAllocation(metadata) ?? Self.lockTail(qualified)
     var layout = HeapLayout(
       kind: .object, typeName: typeName, qualifiedName: qualified, size: size,
       shape: .fields(found.slots.sorted { $0.offset < $1.offset }), opaqueRanges: found.opaqueRanges,
@@ -182,6 +182,18 @@ extension SwiftTypes {
       current = word(at: current + UInt(SOLClassSuperclassOffset)) ?? 0
     }
     return nil
+  }
+
+  /// The concurrency library's classes that it allocates with the words of
+  /// a lock after their fields (`AsyncStream`'s and `AsyncThrowingStream`'s
+  /// storage, `_AsyncStreamCriticalStorage`): their blocks are larger than
+  /// the class, and their fields are read exactly all the same.
+  static func lockTail(_ qualified: String?) -> String? {
+    guard let qualified else { return nil }
+    let isStreamStorage =
+      (qualified.hasPrefix("Swift.AsyncStream<") || qualified.hasPrefix("Swift.AsyncThrowingStream<"))
+      && (qualified.hasSuffix("._Storage") || qualified.hasSuffix("._Storage<>"))
+    return isStreamStorage || qualified.hasPrefix("Swift._AsyncStreamCriticalStorage<") ? "lock" : nil
   }
 
   /// The name in a class's context descriptor (a relative pointer at offset 8).

@@ -192,6 +192,23 @@ import Testing
     }
   }
 
+  /// `AsyncStream`'s storage is allocated with a lock after its fields: it
+  /// is a Swift object all the same, its elements and waiters held exactly.
+  @Test func anAsyncStreamsStorageIsAnObjectWhoseStateIsReadExactly() throws {
+    let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
+    for value in 1...3 { continuation.yield(value) }
+    let context = unsafeBitCast(stream, to: UInt.self)
+    try withExtendedLifetime((stream, continuation)) {
+      let model = try HeapModel(snapshot: try ProcessSnapshot.ofFrozenCopy())
+      let contextBlock = try #require(model.block(containing: context))
+      let storage = try #require(model.edges(from: contextBlock).first { $0.kind == .strong }?.target)
+      #expect(model.type(of: storage).qualifiedName == "Swift.AsyncStream<Swift.Int>._Storage<>")
+      #expect(model.snapshot.heap[storage].size > 100, "the lock's words after the fields")
+      let exact = model.edges(from: storage).filter { $0.kind == .strong }
+      #expect(!exact.isEmpty)
+    }
+  }
+
   @Test func aClosuresCapturesAreExactAndNamed() throws {
     let target = Target()
     let closure: () -> Int = { target.payload.count + 1 }
