@@ -129,7 +129,7 @@ static void pl_readRegisters(PLThread *thread) {
 
 // MARK: Spawn
 
-PLTracee *pl_spawn(const char *path, char *const argv[], int *outError, PLSpawnStage *outStage) {
+PLTracee *pl_spawn(const char *path, char *const argv[], int stdoutFD, int *outError, PLSpawnStage *outStage) {
   extern char **environ;
   *outError = 0;
   // The child reports a failed step (stage, errno) through a pipe closed on exec.
@@ -151,7 +151,9 @@ PLTracee *pl_spawn(const char *path, char *const argv[], int *outError, PLSpawnS
     // Only async-signal-safe calls here: the parent may have other threads.
     close(report[0]);
     int failure[2] = {PLSpawnTraceMe, 0};
-    if (ptrace(PTRACE_TRACEME, 0, NULL, NULL) == 0) {
+    if (stdoutFD >= 0 && stdoutFD != STDOUT_FILENO && dup2(stdoutFD, STDOUT_FILENO) < 0) {
+      failure[0] = PLSpawnFork;
+    } else if (ptrace(PTRACE_TRACEME, 0, NULL, NULL) == 0) {
       execve(path, argv, environ);
       failure[0] = PLSpawnExec;
     }

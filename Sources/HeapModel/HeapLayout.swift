@@ -144,6 +144,10 @@ package struct HeapLayout: Sendable {
   package var censusName: String
   /// Whether the object is a key path, whose tail buffer says its own length.
   package var isKeyPath = false
+  /// Whether the block holds a lock after the fields (`AsyncStream`'s
+  /// storage): the block is larger than the class, and those words (and
+  /// malloc's slack after them) hold no reference.
+  package var hasLockTail = false
 
   package init(
     kind: BlockKind, typeName: String, qualifiedName: String? = nil, size: Int, shape: Shape,

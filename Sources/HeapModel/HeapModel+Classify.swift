@@ -79,7 +79,7 @@ extension HeapModel.Builder {
   /// tail (storages, `ManagedBuffer`, CoreFoundation objects behind
   /// Foundation's classes).
   static func largestBlock(for layout: HeapLayout, metadata: UInt, foundation: LoadedImage?) -> Int {
-    guard case .fields = layout.shape, !layout.hasOpaqueTail, layout.size > 0,
+    guard case .fields = layout.shape, !layout.hasOpaqueTail, !layout.hasLockTail, layout.size > 0,
       layout.kind == .object || layout.kind == .closureContext, foundation?.contains(metadata) != true
     else { return Int.max }
     return InstanceExtents.usableSize(requested: layout.size) + 32

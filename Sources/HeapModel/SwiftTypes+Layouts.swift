@@ -127,12 +127,13 @@ extension SwiftTypes {
       if current != 0 { currentInfo = swift_reflection_infoForMetadata(context, current) }
     }
     let bridgesCoreFoundation = Self.isCoreFoundationBridge(typeName)
-    let tail = tailAllocation(metadata) ?? Self.lockTail(qualified)
+    let tail = tailAllocation(metadata)
     var layout = HeapLayout(
       kind: .object, typeName: typeName, qualifiedName: qualified, size: size,
       shape: .fields(found.slots.sorted { $0.offset < $1.offset }), opaqueRanges: found.opaqueRanges,
       hasOpaqueTail: bridgesCoreFoundation || tail != nil)
     layout.isKeyPath = tail == "AnyKeyPath"
+    layout.hasLockTail = Self.hasLockTail(qualified)
     return layout
   }
 
@@ -184,16 +185,17 @@ extension SwiftTypes {
     return nil
   }
 
-  /// The concurrency library's classes that it allocates with the words of
-  /// a lock after their fields (`AsyncStream`'s and `AsyncThrowingStream`'s
-  /// storage, `_AsyncStreamCriticalStorage`): their blocks are larger than
-  /// the class, and their fields are read exactly all the same.
-  static func lockTail(_ qualified: String?) -> String? {
-    guard let qualified else { return nil }
+  /// Whether the concurrency library allocates instances of the class with
+  /// the words of a lock after their fields (`AsyncStream`'s and
+  /// `AsyncThrowingStream`'s storage, `_AsyncStreamCriticalStorage`): their
+  /// blocks are larger than the class; the fields are read exactly all the
+  /// same, the lock holds no reference.
+  static func hasLockTail(_ qualified: String?) -> Bool {
+    guard let qualified else { return false }
     let isStreamStorage =
       (qualified.hasPrefix("Swift.AsyncStream<") || qualified.hasPrefix("Swift.AsyncThrowingStream<"))
       && (qualified.hasSuffix("._Storage") || qualified.hasSuffix("._Storage<>"))
-    return isStreamStorage || qualified.hasPrefix("Swift._AsyncStreamCriticalStorage<") ? "lock" : nil
+    return isStreamStorage || qualified.hasPrefix("Swift._AsyncStreamCriticalStorage<")
   }
 
   /// The name in a class's context descriptor (a relative pointer at offset 8).

@@ -66,10 +66,11 @@ public enum CensusRun {
   /// when given), then lets it finish. Nil census when the program ended
   /// without an exit to stop at (a signal killed it): `process.ending` says how.
   public static func launched(
-    _ command: [String], comparingWith earlier: HeapCensus? = nil, pathCount: Int = defaultPathCount
+    _ command: [String], comparingWith earlier: HeapCensus? = nil, pathCount: Int = defaultPathCount,
+    output: TracedProcess.ProgramOutput = .inherited
   ) throws(ProcessLeaksError) -> (process: CheckedProcess, census: TakenCensus?) {
     guard let executable = command.first else { throw .cannotRun("", reason: "no program given") }
-    let process = try TracedProcess.launch(executable, arguments: Array(command.dropFirst()))
+    let process = try TracedProcess.launch(executable, arguments: Array(command.dropFirst()), output: output)
     var checked = CheckedProcess(
       pid: process.pid, executable: executable, arguments: Array(command.dropFirst()), mode: .launched)
     switch try process.runToExit() {

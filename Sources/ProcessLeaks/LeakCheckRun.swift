@@ -11,11 +11,12 @@ public enum LeakCheckRun {
   /// Starts `command` (the program, then its arguments), analyses it at its
   /// exit, then lets it finish. `analysis` is nil when the program did not
   /// reach an exit (a signal killed it); the process's `ending` says how it ended.
-  public static func launched(_ command: [String], reachable: [String] = []) throws(ProcessLeaksError)
-    -> LeakCheckOutcome
-  {
+  /// `output` says where the program's standard output goes.
+  public static func launched(
+    _ command: [String], reachable: [String] = [], output: TracedProcess.ProgramOutput = .inherited
+  ) throws(ProcessLeaksError) -> LeakCheckOutcome {
     guard let executable = command.first else { throw .cannotRun("", reason: "no program given") }
-    let process = try TracedProcess.launch(executable, arguments: Array(command.dropFirst()))
+    let process = try TracedProcess.launch(executable, arguments: Array(command.dropFirst()), output: output)
     var checked = CheckedProcess(
       pid: process.pid, executable: executable, arguments: Array(command.dropFirst()), mode: .launched)
     switch try process.runToExit() {

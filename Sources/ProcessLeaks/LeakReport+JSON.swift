@@ -34,20 +34,25 @@ extension LeakReport {
   /// its version). Every leaked block is listed with its references; nothing
   /// is cut short as the text report is.
   public func json(
-    process: CheckedProcess, reachable: [ReachableInstance] = [], analysis: AnalysisFigures? = nil
+    process: CheckedProcess, reachable: [ReachableInstance] = [], analysis: AnalysisFigures? = nil,
+    baseline: BaselineComparison? = nil
   ) -> Data {
     let document = LeakDocument(
-      schema: 1,
+      schema: 2,
       process: .init(process),
       summary: .init(
         leakedObjects: leakedBlocks, leakedBytes: leakedBytes, leakedHeapBlocks: leakedHeapBlocks,
         retainCycles: cycles.count,
         suppressedBlocks: suppressed.reduce(0) { $0 + $1.blocks }),
-      objects: Self.objects(of: graph),
+      kinds: kinds.map(LeakDocument.Kind.init),
+      objects: objects(),
       cycles: cycles.map { .init(root: $0.root, members: $0.members) },
       suppressed: suppressed.map {
-        .init(pattern: $0.pattern, reason: $0.reason, blocks: $0.blocks, bytes: $0.bytes, holds: $0.holds)
+        .init(
+          pattern: $0.pattern, reason: $0.reason, blocks: $0.blocks, bytes: $0.bytes, holds: $0.holds,
+          kinds: $0.kinds.map { LeakDocument.Kind($0, listed: false) })
       },
+      baseline: baseline.map(LeakDocument.Baseline.init),
       reachable: reachable.map(LeakDocument.Reachable.init),
       analysis: analysis)
     let encoder = JSONEncoder()
@@ -56,12 +61,13 @@ extension LeakReport {
     return (try? encoder.encode(document)) ?? Data()
   }
 
-  private static func objects(of graph: LeakGraph) -> [LeakDocument.Object] {
+  private func objects() -> [LeakDocument.Object] {
     let outgoing = graph.outgoing()
     return graph.blocks.enumerated().map { index, block in
       LeakDocument.Object(
         id: index, address: hex(block.address), size: block.size, kind: block.kind, type: block.typeName,
         qualifiedType: block.qualifiedTypeName, programType: block.isProgramType,
+        leakKind: kindOfBlock[index] < 0 ? nil : kinds[kindOfBlock[index]].id,
         references: outgoing[index].map {
           .init(
             to: $0.to, label: $0.label, strength: $0.strength.rawValue, conservative: $0.isConservative,
@@ -78,9 +84,11 @@ struct LeakDocument: Encodable {
   var schema: Int
   var process: Process
   var summary: Summary
+  var kinds: [Kind]
   var objects: [Object]
   var cycles: [Cycle]
   var suppressed: [Suppressed]
+  var baseline: Baseline?
   var reachable: [Reachable]
   var analysis: AnalysisFigures?
 
@@ -118,7 +126,56 @@ struct LeakDocument: Encodable {
     var type: String
     var qualifiedType: String?
     var programType: Bool
+    var leakKind: String?
     var references: [Reference]
+  }
+
+  struct Kind: Encodable {
+    var id: String
+    var signature: String
+    var cycle: Bool
+    var count: Int
+    var blocks: Int
+    var bytes: Int
+    /// The ids of the objects at each leak's root (nil for what a suppression set aside: not listed).
+    var roots: [Int]?
+
+    init(_ kind: LeakKind) {
+      self.init(kind, listed: true)
+    }
+
+    init(_ kind: LeakKind, listed: Bool) {
+      id = kind.id
+      signature = kind.signature
+      cycle = kind.isCycle
+      count = kind.count
+      blocks = kind.blocks
+      bytes = kind.bytes
+      roots = listed ? kind.roots : nil
+    }
+  }
+
+  struct Baseline: Encodable {
+    struct Counted: Encodable {
+      var id: String
+      var signature: String
+      var count: Int
+      var before: Int?
+    }
+
+    var file: String
+    var new: [Counted]
+    var gone: [Counted]
+    var persisted: [Counted]
+
+    init(_ comparison: BaselineComparison) {
+      file = comparison.file
+      new = comparison.new.map { Counted(id: $0.id, signature: $0.signature, count: $0.count) }
+      gone = comparison.gone.map { Counted(id: $0.id, signature: $0.signature, count: 0, before: $0.count) }
+      persisted = comparison.persisted.map {
+        Counted(id: $0.kind.id, signature: $0.kind.signature, count: $0.kind.count, before: $0.before)
+      }
+    }
   }
 
   struct Reference: Encodable {
@@ -140,6 +197,7 @@ struct LeakDocument: Encodable {
     var blocks: Int
     var bytes: Int
     var holds: [String]
+    var kinds: [Kind]
   }
 
   struct Reachable: Encodable {

@@ -6,7 +6,7 @@ extension LeakReport {
     public var linesPerTree: Int
     /// Deepest level drawn.
     public var depth: Int
-    /// Trees drawn before the rest are counted.
+    /// Kinds drawn (one tree each) before the rest are only listed.
     public var trees: Int
 
     /// Creates limits; the defaults suit a terminal.
@@ -17,66 +17,52 @@ extension LeakReport {
     }
   }
 
-  /// The report for a person: the summary line, each retain cycle as a tree
-  /// from its root object (`ROOT CYCLE: <FeedService 0x… 48 B>`), other leak
-  /// roots that hold something (`ROOT LEAK:`), then the remaining leaked
-  /// blocks grouped by type.
+  /// The report for a person: the summary line, one line per kind of leak
+  /// (``LeakKind``), then each kind's first leak drawn as a tree from its
+  /// root — a retain cycle from its root object (`ROOT CYCLE: <FeedService
+  /// 0x… 48 B>`), else the block nothing holds (`ROOT LEAK:`) — then what
+  /// suppression rules set aside, kind by kind.
   ///
   /// ```text
   /// 2 leaked objects, 112 bytes, 1 retain cycle
+  ///    1 × FeedService ⇄ LoadFeedUseCase (completion, service)  [6f0e2b14]
   ///
+  /// KIND 6f0e2b14: 1 × FeedService ⇄ LoadFeedUseCase (completion, service), 2 blocks, 112 B
   /// ROOT CYCLE: <FeedService 0x5581e2a0 64 B>
   ///    completion: closure in LoadFeedUseCase.start(leaky:) → captures <LoadFeedUseCase 0x5581e2d0 48 B>
   ///       service: CYCLE BACK TO <FeedService 0x5581e2a0 64 B>
   /// ```
-  public func textLines(limits: TextLimits = TextLimits()) -> [String] {
+  public func textLines(limits: TextLimits = TextLimits(), baseline: BaselineComparison? = nil) -> [String] {
     var lines = [summary]
+    let width = String(kinds.first?.count ?? 0).count
+    for kind in kinds {
+      let count = String(kind.count)
+      lines.append("   " + String(repeating: " ", count: width - count.count) + kind.line)
+    }
+    if let baseline { lines += [""] + baseline.textLines }
     var drawer = TreeDrawer(report: self, limits: limits)
-    let trees = drawer.roots()
-    // Trees that read the same but for addresses are drawn once, with a count.
-    var drawnTrees: [(lines: [String], key: [String], count: Int)] = []
-    for (number, root) in trees.enumerated() {
+    for (number, kind) in kinds.enumerated() {
       if number == limits.trees {
-        drawnTrees.append((["… \(trees.count - number) more leak roots (see --json)"], [], 1))
+        lines += ["", "… \(kinds.count - number) more kinds, listed above, not drawn (see --json)"]
         break
       }
-      // A root already drawn inside an earlier tree (a cycle held by another) is not drawn again.
-      if drawer.drawn[root.block] { continue }
-      let tree = drawer.draw(root)
-      let key = tree.map(Self.withoutAddresses)
-      if let same = drawnTrees.firstIndex(where: { $0.key == key }) {
-        drawnTrees[same].count += 1
-      } else {
-        drawnTrees.append((tree, key, 1))
-      }
-    }
-    for tree in drawnTrees {
-      lines.append("")
-      var treeLines = tree.lines
-      if tree.count > 1 { treeLines[0] += "  (and \(tree.count - 1) more like it)" }
-      lines += treeLines
-    }
-    let rest = graph.blocks.indices.filter { !drawer.drawn[$0] }
-    if !rest.isEmpty {
-      lines += ["", trees.isEmpty ? "Leaked, by type:" : "Other leaked blocks, by type:"]
-      lines += Self.groupLines(rest.map { graph.blocks[$0] })
+      guard let root = kind.roots.first else { continue }
+      let blocks = kind.blocks == 1 ? "1 block" : "\(kind.blocks) blocks"
+      lines += ["", "KIND \(kind.id): \(kind.count) × \(kind.signature), \(blocks), \(kind.bytes) B"]
+      lines += drawer.draw((root, kind.isCycle))
     }
     if !suppressed.isEmpty {
       lines += ["", "Suppressed:"]
       for rule in suppressed {
         let reason = rule.reason.map { " — \($0)" } ?? ""
         lines.append("   \(rule.pattern): \(rule.blocks) blocks, \(rule.bytes) B\(reason)")
+        lines += rule.kinds.map { "      \($0.line)" }
         if !rule.holds.isEmpty {
           lines.append("      it holds, reported above: \(rule.holds.joined(separator: ", "))")
         }
       }
     }
     return lines
-  }
-
-  /// A line with every `0x…` address blanked.
-  static func withoutAddresses(_ line: String) -> String {
-    line.replacing(/0x[0-9a-f]+/, with: "0x…")
   }
 
   /// `   3 × malloc block   96 B`, largest total first.
@@ -114,24 +100,6 @@ private struct TreeDrawer {
     drawn = Array(repeating: false, count: report.graph.blocks.count)
   }
 
-  /// The roots to draw: every cycle's root, then each block that nothing
-  /// outside its own cycle keeps alive and that holds other blocks, largest first.
-  func roots() -> [(block: Int, isCycle: Bool)] {
-    let blocks = report.graph.blocks
-    var held = [Bool](repeating: false, count: blocks.count)
-    for edge in report.graph.edges where edge.keepsAlive && component[edge.from] != component[edge.to] {
-      held[edge.to] = true
-    }
-    let cycleRoots = report.cycles.map(\.root)
-    let inCycle = Set(report.cycles.flatMap(\.members))
-    let leakRoots = blocks.indices.filter { block in
-      !held[block] && !inCycle.contains(block) && outgoing[block].contains { $0.keepsAlive && $0.to != block }
-    }
-    let sortedCycles = cycleRoots.filter { !held[$0] } + cycleRoots.filter { held[$0] }
-    return sortedCycles.map { ($0, true) }
-      + leakRoots.sorted { (blocks[$0].size, $1) > (blocks[$1].size, $0) }.map { ($0, false) }
-  }
-
   mutating func draw(_ root: (block: Int, isCycle: Bool)) -> [String] {
     let blocks = report.graph.blocks
     var lines = ["\(root.isCycle ? "ROOT CYCLE" : "ROOT LEAK"): \(blocks[root.block])"]
@@ -148,8 +116,9 @@ private struct TreeDrawer {
       if edge.to == top.block && !edge.keepsAlive { continue }
       if lines.count > limits.linesPerTree {
         let remaining = undrawnReachable(from: root.block)
-        if remaining > 0 {
-          lines.append("   … \(remaining) more blocks held from here (listed by type below)")
+        if !remaining.isEmpty {
+          lines.append("   … \(remaining.count) more blocks held from here, by type:")
+          lines += LeakReport.groupLines(remaining.map { blocks[$0] }).map { "   " + $0 }
         }
         break
       }
@@ -186,17 +155,18 @@ private struct TreeDrawer {
     return "\(closure) → captures \(target)"
   }
 
-  private func undrawnReachable(from root: Int) -> Int {
+  /// The blocks `root` holds that no tree drew.
+  private func undrawnReachable(from root: Int) -> [Int] {
     var seen = Set([root])
     var queue = [root]
-    var count = 0
+    var undrawn: [Int] = []
     while let block = queue.popLast() {
       for edge in outgoing[block] where edge.keepsAlive && !seen.contains(edge.to) {
         seen.insert(edge.to)
         queue.append(edge.to)
-        if !drawn[edge.to] { count += 1 }
+        if !drawn[edge.to] { undrawn.append(edge.to) }
       }
     }
-    return count
+    return undrawn
   }
 }

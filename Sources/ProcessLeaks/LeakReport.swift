@@ -13,6 +13,10 @@ public struct LeakReport: Sendable {
   public var cycles: [RetainCycle]
   /// What suppression rules set aside, by rule.
   public var suppressed: [SuppressedLeaks]
+  /// The kinds of the reported leaks, the most leaks first (see ``LeakKind``).
+  public var kinds: [LeakKind]
+  /// For each reported block, the index in ``kinds`` of the kind that holds it.
+  public var kindOfBlock: [Int]
 
   /// A retain cycle: blocks that keep each other alive.
   public struct RetainCycle: Sendable, Hashable {
@@ -34,14 +38,26 @@ public struct LeakReport: Sendable {
     /// The types of the reported blocks it holds (`Poller`): yours, leaked
     /// because the library leaked.
     public var holds: [String] = []
+    /// The kinds of the leaks it set aside, still counted.
+    public var kinds: [LeakKind] = []
   }
 
   /// Builds the report of `graph`, after `suppressions`.
   public init(graph: LeakGraph, suppressions: Suppressions = Suppressions()) {
-    let split = suppressions.apply(to: graph)
+    let split = suppressions.split(graph)
     self.graph = split.kept
-    suppressed = split.suppressed
     cycles = Self.cycles(in: split.kept)
+    (kinds, kindOfBlock) = Self.kinds(of: split.kept, cycles: cycles)
+    // A suppressed kind is still listed, under the rule that set it aside.
+    let aside = Self.kinds(of: split.setAside, cycles: Self.cycles(in: split.setAside)).kinds
+    suppressed = split.suppressed.map { leaks in
+      var leaks = leaks
+      leaks.kinds = aside.filter { kind in
+        kind.roots.first.map { suppressions.rules[split.ruleOfSetAside[$0]].pattern == leaks.pattern }
+          ?? false
+      }
+      return leaks
+    }
   }
 
   // MARK: Figures
@@ -84,10 +100,14 @@ public struct LeakReport: Sendable {
   }
 
   /// The member a cycle is shown from: an instance of one of the program's
-  /// own types, else any class instance, else any block; the lowest address
-  /// (usually the first allocated) among them.
+  /// own types, else any class instance, else any block; among them the
+  /// first type by name (so that equal cycles are shown from the same type
+  /// and read the same), then the lowest address.
   private static func rootOfCycle(_ members: [Int], in graph: LeakGraph) -> Int {
-    members.filter { graph.blocks[$0].isProgramType }.min()
-      ?? members.filter { graph.blocks[$0].kind == .object }.min() ?? members.min()!
+    func first(_ candidates: [Int]) -> Int? {
+      candidates.min { (graph.blocks[$0].typeName, $0) < (graph.blocks[$1].typeName, $1) }
+    }
+    return first(members.filter { graph.blocks[$0].isProgramType })
+      ?? first(members.filter { graph.blocks[$0].kind == .object }) ?? first(members)!
   }
 }

@@ -105,6 +105,16 @@ public struct Suppressions: Sendable, Hashable {
   /// Splits `graph` into what stays reported and what each rule set aside.
   func apply(to graph: LeakGraph) -> (kept: LeakGraph, suppressed: [LeakReport.SuppressedLeaks]) {
     guard !rules.isEmpty else { return (graph, []) }
+    let outcome = split(graph)
+    return (outcome.kept, outcome.suppressed)
+  }
+
+  /// Splits `graph` into what stays reported, what each rule set aside, and
+  /// the set-aside blocks as a graph of their own with each block's rule.
+  func split(_ graph: LeakGraph) -> (
+    kept: LeakGraph, suppressed: [LeakReport.SuppressedLeaks], setAside: LeakGraph, ruleOfSetAside: [Int]
+  ) {
+    guard !rules.isEmpty else { return (graph, [], LeakGraph(blocks: [], edges: []), []) }
     let matchedRule: [Int?] = graph.blocks.map { block in rules.firstIndex { $0.matches(block) } }
     let outgoing = graph.outgoing()
     // Reached from a matched block (and owned by its rule, first come).
@@ -135,7 +145,10 @@ public struct Suppressions: Sendable, Hashable {
       }
     }
     var newIndex = [Int?](repeating: nil, count: graph.blocks.count)
+    var asideIndex = [Int?](repeating: nil, count: graph.blocks.count)
     var blocks: [LeakedBlock] = []
+    var asideBlocks: [LeakedBlock] = []
+    var ruleOfSetAside: [Int] = []
     var counts = [(blocks: Int, bytes: Int)](repeating: (0, 0), count: rules.count)
     for (index, block) in graph.blocks.enumerated() {
       if kept[index] {
@@ -144,15 +157,21 @@ public struct Suppressions: Sendable, Hashable {
       } else if let rule = owner[index] {
         counts[rule].blocks += 1
         counts[rule].bytes += block.size
+        asideIndex[index] = asideBlocks.count
+        asideBlocks.append(block)
+        ruleOfSetAside.append(rule)
       }
     }
-    let edges = graph.edges.compactMap { edge -> LeakEdge? in
-      guard let from = newIndex[edge.from], let to = newIndex[edge.to] else { return nil }
-      var moved = edge
-      moved.from = from
-      moved.to = to
-      return moved
+    func moved(_ index: [Int?]) -> [LeakEdge] {
+      graph.edges.compactMap { edge -> LeakEdge? in
+        guard let from = index[edge.from], let to = index[edge.to] else { return nil }
+        var moved = edge
+        moved.from = from
+        moved.to = to
+        return moved
+      }
     }
+    let edges = moved(newIndex)
     // Reported blocks a suppressed block holds.
     var holds = [Set<String>](repeating: [], count: rules.count)
     for edge in graph.edges where !kept[edge.from] && kept[edge.to] {
@@ -164,7 +183,11 @@ public struct Suppressions: Sendable, Hashable {
         bytes: counts[$0].bytes,
         holds: holds[$0].sorted())
     }
-    return (LeakGraph(blocks: blocks, edges: edges), suppressed)
+    return (
+      LeakGraph(blocks: blocks, edges: edges), suppressed,
+      LeakGraph(blocks: asideBlocks, edges: moved(asideIndex)),
+      ruleOfSetAside
+    )
   }
 }
 

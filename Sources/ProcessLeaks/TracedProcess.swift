@@ -47,17 +47,28 @@ public final class TracedProcess {
 
   // MARK: Launching
 
+  /// Where a launched program's standard output goes.
+  public enum ProgramOutput: Sendable, Hashable {
+    /// Where this process's goes.
+    case inherited
+    /// To this process's standard error: this process's standard output is
+    /// a report's (`leaklab leaks --json -- PROGRAM | jq`).
+    case standardError
+  }
+
   /// Starts `executable` (a path, or a name looked up in `PATH`) with
   /// `arguments`, stopped before its first instruction.
-  public static func launch(_ executable: String, arguments: [String]) throws(ProcessLeaksError)
-    -> TracedProcess
-  {
+  public static func launch(
+    _ executable: String, arguments: [String], output: ProgramOutput = .inherited
+  ) throws(ProcessLeaksError) -> TracedProcess {
     guard let path = ExecutableLookup.resolve(executable) else {
       throw .cannotRun(executable, reason: ExecutableLookup.whyNot(executable))
     }
     var error: Int32 = 0
     var stage = PLSpawnStage(rawValue: 0)
-    let tracee = withCStrings([path] + arguments) { argv in pl_spawn(path, argv, &error, &stage) }
+    let tracee = withCStrings([path] + arguments) { argv in
+      pl_spawn(path, argv, output == .standardError ? STDERR_FILENO : -1, &error, &stage)
+    }
     guard let tracee else {
       switch stage {
       case PLSpawnTraceMe: throw .ptraceNotPermitted(detail: Self.describe(errno: error))

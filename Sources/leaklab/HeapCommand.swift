@@ -27,7 +27,9 @@ struct HeapCommand: ParsableCommand {
       process is stopped, and says how long it was stopped. With --pid the process runs on unchanged \
       afterwards; with a PROGRAM the census is taken at its exit. Exit status: the program's own when it \
       failed; with --diff-from (or --every), 1 when a type (of a --gate pattern, when given) grew by \
-      more than --threshold, else 0; 2 when the census could not be taken.
+      more than --threshold, else 0; 2 when the census could not be taken. Standard output is the \
+      report's: a PROGRAM's own standard output goes to standard error, unless -o writes the report \
+      to a file.
       """
   )
 
@@ -121,7 +123,8 @@ struct HeapCommand: ParsableCommand {
         taken = try CensusRun.attached(pid: pid, comparingWith: earlierCensus, pathCount: paths)
       } else {
         let (process, census) = try CensusRun.launched(
-          command, comparingWith: earlierCensus, pathCount: paths)
+          command, comparingWith: earlierCensus, pathCount: paths,
+          output: output == nil ? .standardError : .inherited)
         guard let census else {
           let ending = process.ending ?? .exited(2)
           Self.warn("\(process.executable) \(ending) before it could exit: no census")

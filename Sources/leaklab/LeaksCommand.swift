@@ -21,9 +21,13 @@ struct LeaksCommand: ParsableCommand {
     discussion: """
       Runs PROGRAM unchanged, stops it at its exit with its memory intact, reports what nothing \
       reachable points to, then lets it finish. With --pid, stops a running process, reads it and \
-      lets it go unchanged. Exit status: the program's own when it failed (or 128 + the signal \
-      that killed it), else 1 when something leaked and 0 when nothing did; 2 when the check \
-      could not be made. Needs ptrace (root, CAP_SYS_PTRACE or kernel.yama.ptrace_scope=0).
+      lets it go unchanged. The report starts with one line per kind of leak (the same cycle of \
+      types and references, whatever the addresses and sizes), with an id that stays the same \
+      from run to run. Exit status: the program's own when it failed (or 128 + the signal that \
+      killed it), else 1 when something leaked (with --baseline: a kind the baseline does not \
+      have) and 0 when nothing did; 2 when the check could not be made. Standard output is the report's: the program's own standard output goes \
+      to standard error, unless -o writes the report to a file. Needs ptrace (root, \
+      CAP_SYS_PTRACE or kernel.yama.ptrace_scope=0).
       """
   )
 
@@ -57,6 +61,18 @@ struct LeaksCommand: ParsableCommand {
       valueName: "pattern"))
   var gate: [String] = []
 
+  @Option(
+    help: ArgumentHelp(
+      "An earlier report written with --json: exit with status 1 only for kinds of leak it does not have.",
+      valueName: "file"))
+  var baseline: String?
+
+  @Option(
+    help: ArgumentHelp(
+      "With --baseline, also exit with status 1 when a kind's count grew by more than this.",
+      valueName: "count"))
+  var threshold: Int?
+
   @Argument(parsing: .captureForPassthrough, help: "The program and its arguments, after `--`.")
   var program: [String] = []
 
@@ -68,10 +84,13 @@ struct LeaksCommand: ParsableCommand {
       throw ValidationError("give a program after -- or a process with --pid")
     }
     if pid != nil && !command.isEmpty { throw ValidationError("give either a program or --pid, not both") }
+    if threshold != nil && baseline == nil { throw ValidationError("--threshold needs --baseline") }
+    if let threshold, threshold < 0 { throw ValidationError("--threshold must be 0 or more") }
   }
 
   func run() throws {
     let suppressions = try loadSuppressions()
+    let earlier = loadBaseline()
     let command = program.first == "--" ? Array(program.dropFirst()) : program
     let outcome: LeakCheckOutcome
     do {
@@ -79,7 +98,8 @@ struct LeaksCommand: ParsableCommand {
         if let pid {
           try LeakCheckRun.attached(pid: pid, reachable: reachable)
         } else {
-          try LeakCheckRun.launched(command, reachable: reachable)
+          try LeakCheckRun.launched(
+            command, reachable: reachable, output: output == nil ? .standardError : .inherited)
         }
     } catch {
       Self.fail(error.description)
@@ -93,21 +113,39 @@ struct LeaksCommand: ParsableCommand {
       throw ExitCode(2)
     }
     let report = LeakReport(graph: analysis.graph, suppressions: suppressions)
+    let comparison = earlier.map { BaselineComparison(report: report, baseline: $0, file: baseline ?? "") }
     let text =
       json
       ? String(
         decoding: report.json(
-          process: outcome.process, reachable: analysis.reachable, analysis: analysis.figures), as: UTF8.self)
-      : (Self.header(outcome.process) + report.textLines() + Self.reachableLines(analysis.reachable)).joined(
-        separator: "\n")
+          process: outcome.process, reachable: analysis.reachable, analysis: analysis.figures,
+          baseline: comparison), as: UTF8.self)
+      : (Self.header(outcome.process) + report.textLines(baseline: comparison)
+        + Self.reachableLines(analysis.reachable)).joined(separator: "\n")
     write(text + "\n")
-    let gated =
-      gate.isEmpty
-      ? report.hasLeaks
-      : report.graph.blocks.contains { block in
-        Suppressions(patterns: gate).rules.contains { $0.matches(block) }
-      }
-    throw ExitCode(Self.exitStatus(process: outcome.process, hasLeaks: gated))
+    // The kinds a gate looks at: those holding a block of a --gate type, or all.
+    let gateRules = Suppressions(patterns: gate).rules
+    let gatedKinds = Set(
+      report.graph.blocks.indices.filter { block in
+        gate.isEmpty || gateRules.contains { $0.matches(report.graph.blocks[block]) }
+      }.compactMap { report.kindOfBlock[$0] < 0 ? nil : report.kinds[report.kindOfBlock[$0]].id })
+    let fails =
+      comparison?.fails(threshold: threshold) { gatedKinds.contains($0.id) }
+      ?? report.kinds.contains { gatedKinds.contains($0.id) }
+    throw ExitCode(Self.exitStatus(process: outcome.process, hasLeaks: fails))
+  }
+
+  /// The kinds of the --baseline report (exits on a file that is none).
+  private func loadBaseline() -> LeakBaseline? {
+    guard let baseline else { return nil }
+    guard let data = FileManager.default.contents(atPath: baseline) else {
+      Self.fail("\(baseline): cannot read the baseline")
+    }
+    do {
+      return try LeakBaseline.decode(data)
+    } catch {
+      Self.fail("\(baseline): \(error.description)")
+    }
   }
 
   /// The program's status when it failed, else 1 for leaks and 0 without.

@@ -68,14 +68,15 @@ import Testing
       ])
     #expect(run.status == 0)
     let lines = run.output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-    #expect(lines.first == "live AuditRecord: 30")
-    #expect(lines[1].contains("exited with status 0; stopped for "))
-    #expect(lines[1].hasSuffix(" ms"))
+    // Standard output is the report's: the program's own line goes to standard error.
+    #expect(run.error == "live AuditRecord: 30\n")
+    #expect(lines[0].contains("exited with status 0; stopped for "))
+    #expect(lines[0].hasSuffix(" ms"))
     #expect(
       lines.contains {
         $0.hasPrefix("   30") && $0.contains("AuditRecord") && $0.hasSuffix("GrowingHeap (program)")
       })
-    let byteColumn = lines.dropFirst(5).compactMap { line -> Int? in
+    let byteColumn = lines.dropFirst(4).compactMap { line -> Int? in
       let cells = line.split(separator: " ", omittingEmptySubsequences: true)
       guard cells.count >= 3 else { return nil }
       return Self.bytes(cells[1], unit: cells[2])

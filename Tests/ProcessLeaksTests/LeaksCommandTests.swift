@@ -1,5 +1,6 @@
 import Foundation
 import LeakLabTestSupport
+import ProcessLeaks
 import Testing
 
 /// `leaklab leaks` as a user runs it: the report, `--pid`, options, exit
@@ -13,19 +14,61 @@ import Testing
   @Test func theReportShowsTheCycleAsATreeFromTheProgramsObjectWithFieldNames() throws {
     let run = try LeaksCommand.run(["leaks", "--", LeaksCommand.fixture("FeedCycle"), "leaky"])
     #expect(run.status == 1)
+    let signature = "FeedService ⇄ LoadFeedUseCase (completion, service)"
+    let id = LeakKind.id(of: signature)
     #expect(
       Self.withoutAddresses(run.output) == """
-        loaded 2 items (leaky)
         leaklab leaks: FeedCycle (pid …) exited with status 0
         3 leaked objects, 168 bytes, 1 retain cycle
+           1 × \(signature)  [\(id)]
 
+        KIND \(id): 1 × \(signature), 3 blocks, 168 B
         ROOT CYCLE: <FeedService 0x… 56 B>
            completion: closure in LoadFeedUseCase.start(leaky:) → captures <LoadFeedUseCase 0x… 40 B>
               service: CYCLE BACK TO <FeedService 0x… 56 B>
               items: <Array storage 0x… 72 B>
 
         """)
-    #expect(run.error.isEmpty)
+    // Standard output is the report's: the program's own lines go to standard error.
+    #expect(run.error == "loaded 2 items (leaky)\n")
+  }
+
+  @Test func theJSONReportOnStandardOutputIsNotMixedWithTheProgramsOutput() throws {
+    let run = try LeaksCommand.run(["leaks", "--json", "--", LeaksCommand.fixture("FeedCycle"), "leaky"])
+    #expect(run.status == 1)
+    let report = try JSONDecoder().decode(LeaksCommand.Report.self, from: Data(run.output.utf8))
+    #expect(report.programTypes == ["FeedService", "LoadFeedUseCase"])
+    #expect(run.error == "loaded 2 items (leaky)\n")
+  }
+
+  @Test func aBaselineFailsTheRunOnlyForKindsOfLeakItDoesNotHave() throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "baseline-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let feed = LeaksCommand.fixture("FeedCycle")
+    let leaky = directory.appendingPathComponent("leaky.json").path
+    let fixed = directory.appendingPathComponent("fixed.json").path
+    #expect(try LeaksCommand.run(["leaks", "--json", "-o", leaky, "--", feed, "leaky"]).status == 1)
+    #expect(try LeaksCommand.run(["leaks", "--json", "-o", fixed, "--", feed, "fixed"]).status == 0)
+    let signature = "FeedService ⇄ LoadFeedUseCase (completion, service)"
+    let line = "1 × \(signature)  [\(LeakKind.id(of: signature))]"
+
+    let persisted = try LeaksCommand.run(["leaks", "--baseline", leaky, "--", feed, "leaky"])
+    #expect(persisted.status == 0)
+    #expect(
+      persisted.output.contains("Compared with \(leaky): 0 new, 0 gone, 1 persisted\n   persisted  \(line)\n")
+    )
+
+    let new = try LeaksCommand.run(["leaks", "--baseline", fixed, "--", feed, "leaky"])
+    #expect(new.status == 1)
+    #expect(
+      new.output.contains("Compared with \(fixed): 1 new, 0 gone, 0 persisted\n   new        \(line)\n"))
+
+    let gone = try LeaksCommand.run(["leaks", "--baseline", leaky, "--", feed, "fixed"])
+    #expect(gone.status == 0)
+    #expect(
+      gone.output.contains("Compared with \(leaky): 0 new, 1 gone, 0 persisted\n   gone       \(line)\n"))
   }
 
   @Test func aRunningProcessIsStoppedReadAndLetGoUnchanged() throws {
@@ -63,7 +106,7 @@ import Testing
     #expect(run.status == 2)
     #expect(run.output.contains("exited with status 2"))
     #expect(run.output.contains("0 leaked objects"))
-    #expect(run.error.isEmpty)
+    #expect(run.error == "usage: FeedCycle leaky|fixed [--wait]\n")
   }
 
   @Test func aProgramKilledByASignalIsReportedWithTheShellsStatus() throws {
@@ -118,6 +161,15 @@ import Testing
     (["leaks"], "leaklab: give a program after -- or a process with --pid"),
     (["leaks", "--pid", "1", "--", "/bin/true"], "leaklab: give either a program or --pid, not both"),
     (["leaks", "--suppressions", "/no/such.supp", "--", "/bin/true"], "leaklab: /no/such.supp: cannot read"),
+    (
+      ["leaks", "--baseline", "/no/such.json", "--", "/bin/true"],
+      "leaklab: /no/such.json: cannot read the baseline"
+    ),
+    (
+      ["leaks", "--baseline", "/etc/passwd", "--", "/bin/true"],
+      "leaklab: /etc/passwd: not a report of `leaklab leaks --json`"
+    ),
+    (["leaks", "--threshold", "2", "--", "/bin/true"], "leaklab: --threshold needs --baseline"),
   ])
   func badInputIsOneLineAndStatusTwo(_ arguments: [String], _ message: String) throws {
     let run = try LeaksCommand.run(arguments)
@@ -134,7 +186,9 @@ import Testing
     let input = Pipe()
     let output = Pipe()
     first.standardInput = input
-    first.standardOutput = output
+    // The program's own output comes through leaklab's standard error.
+    first.standardOutput = FileHandle.nullDevice
+    first.standardError = output
     try first.run()
     var received = Data()
     while !received.contains(UInt8(ascii: "\n")) {
@@ -184,8 +238,8 @@ extension LeaksCommandTests {
     #expect(run.status == 2)
     #expect(
       run.error.hasPrefix(
-        "leaklab: the program uses a different Swift runtime (\(directory.path)/libswiftCore.so)"))
-    #expect(run.output.contains("loaded 2 items (fixed)"))
+        "loaded 2 items (fixed)\nleaklab: the program uses a different Swift runtime (\(directory.path)/libswiftCore.so)"
+      ))
   }
 
   /// The path of the Swift runtime this test process runs with.
