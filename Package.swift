@@ -35,6 +35,8 @@ let package = Package(
     .library(name: "RetainGraphDrawing", targets: ["RetainGraphDrawing"]),
     .library(name: "LeakLint", targets: ["LeakLint"]),
     .executable(name: "leaklab", targets: ["leaklab"]),
+    // Preloaded into programs `leaklab leaks --stacks` starts (found beside `leaklab`): not imported.
+    .library(name: "LeakLabAllocationRecorder", type: .dynamic, targets: ["CAllocationRecorder"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -72,6 +74,9 @@ let package = Package(
         "CProcessLeaks", "CRemoteMirror", "RetainGraph", "MemoryView", "CMemoryView", "HeapModel",
       ]
     ),
+    // The allocation recorder (`--stacks`): a C library preloaded into the
+    // program, recording each live block's allocation stack. Nothing links it.
+    .target(name: "CAllocationRecorder"),
     .target(
       name: "CProcessLeaks",
       dependencies: ["CMemoryView"],
@@ -178,6 +183,8 @@ let package = Package(
     .executableTarget(name: "LiveObjects", path: "Tools/LeakFixtures/LiveObjects"),
     // What the runtime holds where no scan looks: a continuation's task, an object's side table.
     .executableTarget(name: "RuntimeHeld", path: "Tools/LeakFixtures/RuntimeHeld"),
+    // Leaks made at known lines (an initializer, a factory, a closure, a Task): `--stacks` names them.
+    .executableTarget(name: "AllocationSites", path: "Tools/LeakFixtures/AllocationSites"),
     // The concurrent-mutation stress: threads rewire a graph while the explainer reads it.
     .executableTarget(
       name: "LeakLabStress",

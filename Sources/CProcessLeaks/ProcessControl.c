@@ -129,7 +129,8 @@ static void pl_readRegisters(PLThread *thread) {
 
 // MARK: Spawn
 
-PLTracee *pl_spawn(const char *path, char *const argv[], int *outError, PLSpawnStage *outStage) {
+PLTracee *pl_spawn(
+    const char *path, char *const argv[], char *const envp[], int *outError, PLSpawnStage *outStage) {
   extern char **environ;
   *outError = 0;
   // The child reports a failed step (stage, errno) through a pipe closed on exec.
@@ -152,7 +153,7 @@ PLTracee *pl_spawn(const char *path, char *const argv[], int *outError, PLSpawnS
     close(report[0]);
     int failure[2] = {PLSpawnTraceMe, 0};
     if (ptrace(PTRACE_TRACEME, 0, NULL, NULL) == 0) {
-      execve(path, argv, environ);
+      execve(path, argv, envp != NULL ? envp : environ);
       failure[0] = PLSpawnExec;
     }
     failure[1] = errno;

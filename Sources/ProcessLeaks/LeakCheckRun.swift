@@ -11,11 +11,15 @@ public enum LeakCheckRun {
   /// Starts `command` (the program, then its arguments), analyses it at its
   /// exit, then lets it finish. `analysis` is nil when the program did not
   /// reach an exit (a signal killed it); the process's `ending` says how it ended.
-  public static func launched(_ command: [String], reachable: [String] = []) throws(ProcessLeaksError)
-    -> LeakCheckOutcome
+  /// With `stacks`, the program runs under the allocation recorder and each
+  /// leaked block gets the site that allocated it.
+  public static func launched(_ command: [String], reachable: [String] = [], stacks: Bool = false)
+    throws(ProcessLeaksError) -> LeakCheckOutcome
   {
     guard let executable = command.first else { throw .cannotRun("", reason: "no program given") }
-    let process = try TracedProcess.launch(executable, arguments: Array(command.dropFirst()))
+    let process = try TracedProcess.launch(
+      executable, arguments: Array(command.dropFirst()),
+      environment: stacks ? try AllocationRecorder.environment() : nil)
     var checked = CheckedProcess(
       pid: process.pid, executable: executable, arguments: Array(command.dropFirst()), mode: .launched)
     switch try process.runToExit() {
@@ -26,7 +30,7 @@ public enum LeakCheckRun {
       checked.executable = LeakAnalysis.executable(pid: process.pid)
       let analysis: LeakAnalysis
       do {
-        analysis = try LeakAnalysis(process: process, reachableTypes: reachable)
+        analysis = try LeakAnalysis(process: process, reachableTypes: reachable, stacks: stacks)
       } catch {
         _ = try? process.finish()
         throw error

@@ -66,7 +66,7 @@ extension LeakReport {
           .init(
             to: $0.to, label: $0.label, strength: $0.strength.rawValue, conservative: $0.isConservative,
             closure: $0.closure)
-        })
+        }, allocation: block.allocation.map(LeakDocument.Allocation.init))
     }
   }
 }
@@ -119,6 +119,7 @@ struct LeakDocument: Encodable {
     var qualifiedType: String?
     var programType: Bool
     var references: [Reference]
+    var allocation: Allocation?
   }
 
   struct Reference: Encodable {

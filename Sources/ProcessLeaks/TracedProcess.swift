@@ -48,16 +48,20 @@ public final class TracedProcess {
   // MARK: Launching
 
   /// Starts `executable` (a path, or a name looked up in `PATH`) with
-  /// `arguments`, stopped before its first instruction.
-  public static func launch(_ executable: String, arguments: [String]) throws(ProcessLeaksError)
-    -> TracedProcess
+  /// `arguments`, stopped before its first instruction; `environment`
+  /// (`NAME=value` strings) replaces this process's when given.
+  public static func launch(_ executable: String, arguments: [String], environment: [String]? = nil)
+    throws(ProcessLeaksError) -> TracedProcess
   {
     guard let path = ExecutableLookup.resolve(executable) else {
       throw .cannotRun(executable, reason: ExecutableLookup.whyNot(executable))
     }
     var error: Int32 = 0
     var stage = PLSpawnStage(rawValue: 0)
-    let tracee = withCStrings([path] + arguments) { argv in pl_spawn(path, argv, &error, &stage) }
+    let tracee = withCStrings([path] + arguments) { argv in
+      guard let environment else { return pl_spawn(path, argv, nil, &error, &stage) }
+      return withCStrings(environment) { envp in pl_spawn(path, argv, envp, &error, &stage) }
+    }
     guard let tracee else {
       switch stage {
       case PLSpawnTraceMe: throw .ptraceNotPermitted(detail: Self.describe(errno: error))

@@ -57,6 +57,10 @@ struct LeaksCommand: ParsableCommand {
       valueName: "pattern"))
   var gate: [String] = []
 
+  @Flag(
+    help: "Record allocation stacks (LD_PRELOAD): each leak gets the line that allocated it (not with --pid).")
+  var stacks = false
+
   @Argument(parsing: .captureForPassthrough, help: "The program and its arguments, after `--`.")
   var program: [String] = []
 
@@ -68,6 +72,7 @@ struct LeaksCommand: ParsableCommand {
       throw ValidationError("give a program after -- or a process with --pid")
     }
     if pid != nil && !command.isEmpty { throw ValidationError("give either a program or --pid, not both") }
+    if pid != nil && stacks { throw ValidationError("--stacks needs a program leaklab starts, not --pid") }
   }
 
   func run() throws {
@@ -79,7 +84,7 @@ struct LeaksCommand: ParsableCommand {
         if let pid {
           try LeakCheckRun.attached(pid: pid, reachable: reachable)
         } else {
-          try LeakCheckRun.launched(command, reachable: reachable)
+          try LeakCheckRun.launched(command, reachable: reachable, stacks: stacks)
         }
     } catch {
       Self.fail(error.description)
