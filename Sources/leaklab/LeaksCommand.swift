@@ -58,7 +58,8 @@ struct LeaksCommand: ParsableCommand {
   var gate: [String] = []
 
   @Flag(
-    help: "Record allocation stacks (LD_PRELOAD): each leak gets the line that allocated it (not with --pid).")
+    help: "Record allocation stacks (LD_PRELOAD): each leak gets the line that allocated it (not with --pid)."
+  )
   var stacks = false
 
   @Argument(parsing: .captureForPassthrough, help: "The program and its arguments, after `--`.")
