@@ -26,9 +26,14 @@ public struct AllocationSite: Sendable, Hashable {
 
   /// The index of the first frame of the program's own code, past the
   /// compiler's thunks and allocating entry points of its types.
+  /// Where debug information gives lines, only a frame with a line counts
+  /// (a frame without one is compiler-made or a dependency's).
   public var programFrameIndex: Int? {
-    frames.indices.first { frames[$0].isProgramCode && !Self.isCompilerMade(frames[$0].function) }
-      ?? frames.indices.first { frames[$0].isProgramCode }
+    if let index = frames.indices.first(where: { frames[$0].isProgramCode && frames[$0].line != nil }) {
+      return index
+    }
+    guard !frames.contains(where: { $0.isInExecutable && $0.line != nil }) else { return nil }
+    return frames.indices.first { frames[$0].isProgramCode && !Self.isCompilerMade(frames[$0].function) }
   }
 
   /// The frame where the program allocated the block, else nil.
@@ -37,7 +42,9 @@ public struct AllocationSite: Sendable, Hashable {
   /// The program's frame that called ``programFrame``, when there is one.
   public var programCaller: SourceFrame? {
     guard let index = programFrameIndex else { return nil }
-    return frames[(index + 1)...].first { $0.isProgramCode && !Self.isCompilerMade($0.function) }
+    let callers = frames[(index + 1)...]
+    return callers.first { $0.isProgramCode && $0.line != nil }
+      ?? callers.first { $0.isProgramCode && !Self.isCompilerMade($0.function) }
   }
 
   /// The function that called the allocator (`_dispatch_continuation_alloc_from_heap`).
@@ -49,7 +56,10 @@ public struct AllocationSite: Sendable, Hashable {
   /// without a frame of the program's, the function that called the allocator.
   public var summary: String {
     guard let frame = programFrame else {
-      return allocatingFunction.map { "allocated in \($0) (no frame of the program's own)" }
+      if let located = frames.first(where: { $0.line != nil }) {
+        return "allocated in \(located.description) (library code)"
+      }
+      return allocatingFunction.map { "allocated in \($0) (library code)" }
         ?? "allocated where no frame is named"
     }
     var text = "allocated in \(frame.description)"
@@ -60,9 +70,12 @@ public struct AllocationSite: Sendable, Hashable {
   /// Compiler-made entry points whose line is the type's, not the caller's:
   /// `Session.__allocating_init()`, thunks, forwarders.
   static func isCompilerMade(_ function: String) -> Bool {
-    function.contains("__allocating_init") || function.hasPrefix("thunk")
-      || function.hasPrefix("reabstraction")
-      || function.hasPrefix("partial apply") || function.hasPrefix("merged ")
+    function.contains("__allocating_init") || function.contains("@callee_guaranteed")
+      || function.contains("@escaping") || function.contains("thunk")
+      || ["reabstraction", "partial apply", "merged ", "protocol witness", "outlined ", "implicit closure"]
+        .contains {
+          function.hasPrefix($0)
+        }
   }
 }
 

@@ -20,6 +20,8 @@ public struct SourceFrame: Sendable, Hashable {
   /// Whether the frame is the program's own code: in the executable, and
   /// not in a package it depends on (`.build/checkouts/…`).
   public var isProgramCode: Bool
+  /// Whether the frame is in the executable (the program's code or a package linked into it).
+  public var isInExecutable = false
 
   /// `Session.init() at Sources/App/Session.swift:42` (the file relative to
   /// the current directory when it is inside it), or `… in libdispatch.so`.
@@ -94,7 +96,12 @@ public struct StackSymbolizer {
       for index in frames.indices {
         frames[index].address = address
         frames[index].image = image.name
-        frames[index].isProgramCode = inExecutable && !Self.isDependency(frames[index].file)
+        frames[index].isInExecutable = inExecutable
+        // Without a line, a compiler-made function (a thunk, a witness) is nobody's code.
+        frames[index].isProgramCode =
+          inExecutable
+          && (frames[index].file != nil
+            ? !Self.isDependency(frames[index].file) : !AllocationSite.isCompilerMade(frames[index].function))
       }
       result[address] = frames
     }
@@ -167,7 +174,7 @@ public struct StackSymbolizer {
           ? "?" : Self.readable(symbol.functionName)
         return SourceFrame(
           address: item.address, function: function, image: item.image.name,
-          file: symbol.fileName.isEmpty || symbol.line == 0 ? nil : symbol.fileName,
+          file: symbol.fileName.isEmpty ? nil : symbol.fileName,
           line: symbol.line == 0 ? nil : symbol.line, isProgramCode: false)
       }
     }
