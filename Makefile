@@ -223,6 +223,8 @@ bench: deps lint-bench-tree
 	$(SWIFT) build -c release --product leaklab
 	$(SWIFT) build -c release --product LiveObjects
 	$(SWIFT) run -c release LeakLabBenchmarks leaks
+	$(SWIFT) build -c release --product LeakLabAllocationRecorder
+	$(SWIFT) run -c release LeakLabBenchmarks sites
 
 ## docs-images: the pictures the README shows, made from the real program
 ## (the DOT `leaklab explain` prints, rendered by Graphviz); a test checks they are current

@@ -180,16 +180,23 @@ static uint32_t ll_stackID(const uintptr_t *frames, unsigned depth) {
 // MARK: Blocks
 
 static LLBlockTable *ll_newBlockTable(uint64_t capacity) {
-  LLBlockTable *table = ll_map(sizeof(LLBlockTable) + capacity * sizeof(LLBlockEntry));
+  size_t bytes = sizeof(LLBlockTable) + capacity * sizeof(LLBlockEntry);
+  LLBlockTable *table = ll_map(bytes);
   if (table == NULL) return NULL;
+  // Lookups land anywhere in the table: huge pages spare a TLB miss on most of them.
+  if (bytes >= (2u << 20)) madvise(table, bytes, MADV_HUGEPAGE);
   table->capacity = LLTag | capacity;
   table->count = LLTag;
   table->used = LLTag;
   return table;
 }
 
+/// Neighbouring blocks get neighbouring slots (malloc hands out addresses in
+/// order, so a run of allocations touches few cache lines); each 64 MiB
+/// region (a thread's arena) is spread by its own offset.
 static inline uint64_t ll_blockSlot(uint64_t inverted, uint64_t capacity) {
-  return ll_mix(~inverted >> 4) & (capacity - 1);
+  uint64_t address = ~inverted;
+  return ((address >> 4) + (address >> 26) * 0x9e3779b1ULL) & (capacity - 1);
 }
 
 /// Rebuilds the table (twice as large when it is more than a quarter live);
