@@ -22,8 +22,10 @@ PREFIX ?= $(HOME)/.local
 install:
 	@./.ci/install-deps app
 	$(SWIFT) build -c release --product leaklab >&2
-	install -d "$(PREFIX)/bin"
+	$(SWIFT) build -c release --product LeakLabAllocationRecorder >&2
+	install -d "$(PREFIX)/bin" "$(PREFIX)/lib"
 	install -m 755 "$$($(SWIFT) build -c release --show-bin-path)/leaklab" "$(PREFIX)/bin/leaklab"
+	install -m 755 "$$($(SWIFT) build -c release --show-bin-path)/libLeakLabAllocationRecorder.so" "$(PREFIX)/lib/"
 	@echo "installed $(PREFIX)/bin/leaklab" >&2
 
 # Every step script runs both headless (manual clock, instant) and through the

@@ -76,7 +76,7 @@ let package = Package(
     ),
     // The allocation recorder (`--stacks`): a C library preloaded into the
     // program, recording each live block's allocation stack. Nothing links it.
-    .target(name: "CAllocationRecorder"),
+    .target(name: "CAllocationRecorder", linkerSettings: [.linkedLibrary("unwind")]),
     .target(
       name: "CProcessLeaks",
       dependencies: ["CMemoryView"],

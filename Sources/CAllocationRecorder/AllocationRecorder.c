@@ -17,6 +17,9 @@
 #include "AllocationRecord.h"
 
 #include <errno.h>
+#include <link.h>
+#define UNW_LOCAL_ONLY
+#include <libunwind.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -48,6 +51,9 @@ static uint64_t frameCapacity;
 /// The stack dedup table: `LLTag | (id + 1)` per slot, 0 empty.
 static uint64_t *stackSlots;
 static uint64_t stackSlotCapacity;
+
+/// The executable's loaded segments (from its lowest to its highest address).
+static uintptr_t programLow, programHigh;
 
 /// Set while this thread is inside the recorder.
 static __thread LL_TLS bool inside;
@@ -94,7 +100,10 @@ static uintptr_t ll_stackTop(void) {
 }
 
 /// The return addresses along the frame-pointer chain from `frame` (the
-/// interposed function's own frame: its first is the allocation's caller).
+/// interposed function's own frame: its first is the allocation's caller),
+/// until a saved frame pointer that is zero, leaves the thread's stack or
+/// does not lead outward (a function built without frame pointers used the
+/// register for data).
 static unsigned ll_walk(uintptr_t frame, uintptr_t *out) {
   uintptr_t top = ll_stackTop();
   uintptr_t low = frame;
@@ -110,6 +119,20 @@ static unsigned ll_walk(uintptr_t frame, uintptr_t *out) {
     low = frame;
     frame = next;
   }
+  return depth;
+}
+
+/// The stack unwound with the images' call frame information (libunwind,
+/// which caches what it learns of each function): slower, used only where
+/// the frame pointers broke off before any frame of the program. Starts at `caller` (the allocation's caller, which the
+/// frame-pointer walk always has); 0 when `caller` is not found.
+static unsigned ll_unwind(uintptr_t caller, uintptr_t *out) {
+  void *frames[LLMaxDepth + 8];
+  int count = unw_backtrace(frames, LLMaxDepth + 8);
+  int first = 0;
+  while (first < count && (uintptr_t)frames[first] != caller) first++;
+  unsigned depth = 0;
+  for (int index = first; index < count && depth < LLMaxDepth; index++) out[depth++] = (uintptr_t)frames[index];
   return depth;
 }
 
@@ -296,6 +319,21 @@ static void ll_recordAllocation(void *block, uintptr_t frame) {
   inside = true;
   uintptr_t frames[LLMaxDepth];
   unsigned depth = ll_walk(frame, frames);
+  // Only where the chain reached no frame of the program (C code built without
+  // frame pointers broke it: `strdup`'s caller in libdispatch; or a function used
+  // the register for data, zero included): the program's frames are what a site
+  // needs, and unwinding every allocation would cost several times more.
+  bool inProgram = false;
+  for (unsigned index = 0; index < depth; index++)
+    if (frames[index] >= programLow && frames[index] < programHigh) inProgram = true;
+  if (depth > 0 && depth < LLMaxDepth && !inProgram && programHigh != 0) {
+    uintptr_t unwound[LLMaxDepth];
+    unsigned unwoundDepth = ll_unwind(frames[0], unwound);
+    if (unwoundDepth > depth) {
+      memcpy(frames, unwound, unwoundDepth * sizeof(uintptr_t));
+      depth = unwoundDepth;
+    }
+  }
   pthread_mutex_lock(&recordLock);
   if (ll_start()) {
     uint32_t stack = ll_stackID(frames, depth);
@@ -381,6 +419,25 @@ LL_EXPORT void *pvalloc(size_t size) {
   return block;
 }
 
+// MARK: Loading
+
+/// Notes the executable's range: the first object `dl_iterate_phdr` reports.
+static int ll_noteProgram(struct dl_phdr_info *info, size_t size, void *data) {
+  (void)size;
+  (void)data;
+  uintptr_t low = UINTPTR_MAX, high = 0;
+  for (int index = 0; index < info->dlpi_phnum; index++) {
+    const ElfW(Phdr) *header = &info->dlpi_phdr[index];
+    if (header->p_type != PT_LOAD) continue;
+    uintptr_t start = info->dlpi_addr + header->p_vaddr;
+    if (start < low) low = start;
+    if (start + header->p_memsz > high) high = start + header->p_memsz;
+  }
+  programLow = low;
+  programHigh = high;
+  return 1;
+}
+
 // MARK: Fork
 
 static void ll_beforeFork(void) { pthread_mutex_lock(&recordLock); }
@@ -389,5 +446,9 @@ static void ll_afterFork(void) { pthread_mutex_unlock(&recordLock); }
 __attribute__((constructor)) static void ll_load(void) {
   inside = true;
   pthread_atfork(ll_beforeFork, ll_afterFork, ll_afterFork);
+  dl_iterate_phdr(ll_noteProgram, NULL);
+  // The unwinder loads libgcc_s on its first use: here, not inside an allocation.
+  void *frames[2];
+  unw_backtrace(frames, 2);
   inside = false;
 }

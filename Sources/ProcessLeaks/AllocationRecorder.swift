@@ -25,7 +25,8 @@ public enum AllocationRecorder {
   static let tag: UInt = 1 << 63
 
   /// The library: `$LEAKLAB_ALLOCATION_RECORDER`, else the file beside the
-  /// running executable (where `swift build` and `make install` put it).
+  /// running executable (where `swift build` puts it), else in `../lib`
+  /// (where `make install` puts it).
   public static func libraryPath() throws(ProcessLeaksError) -> String {
     if let path = ProcessInfo.processInfo.environment["LEAKLAB_ALLOCATION_RECORDER"], !path.isEmpty {
       guard FileManager.default.isReadableFile(atPath: path) else {
@@ -33,13 +34,15 @@ public enum AllocationRecorder {
       }
       return path
     }
-    let executable = URL(fileURLWithPath: LeakAnalysis.executable(pid: getpid()))
-    let beside = executable.deletingLastPathComponent().appendingPathComponent(libraryName).path
-    guard FileManager.default.isReadableFile(atPath: beside) else {
+    let directory = URL(fileURLWithPath: LeakAnalysis.executable(pid: getpid())).deletingLastPathComponent()
+    let beside = directory.appendingPathComponent(libraryName).path
+    let installed = directory.deletingLastPathComponent().appendingPathComponent("lib/\(libraryName)").path
+    guard let path = [beside, installed].first(where: FileManager.default.isReadableFile(atPath:)) else {
       throw .cannotRun(
-        beside, reason: "--stacks needs the allocation recorder beside leaklab (swift build builds it)")
+        beside,
+        reason: "--stacks needs the allocation recorder beside leaklab or in ../lib (swift build builds it)")
     }
-    return beside
+    return path
   }
 
   /// This process's environment with the recorder first in `LD_PRELOAD`.

@@ -33,7 +33,7 @@ public struct AllocationSite: Sendable, Hashable {
       return index
     }
     guard !frames.contains(where: { $0.isInExecutable && $0.line != nil }) else { return nil }
-    return frames.indices.first { frames[$0].isProgramCode && !Self.isCompilerMade(frames[$0].function) }
+    return frames.indices.first { frames[$0].isProgramCode && !frames[$0].isCompilerMade }
   }
 
   /// The frame where the program allocated the block, else nil.
@@ -44,7 +44,7 @@ public struct AllocationSite: Sendable, Hashable {
     guard let index = programFrameIndex else { return nil }
     let callers = frames[(index + 1)...]
     return callers.first { $0.isProgramCode && $0.line != nil }
-      ?? callers.first { $0.isProgramCode && !Self.isCompilerMade($0.function) }
+      ?? callers.first { $0.isProgramCode && !$0.isCompilerMade }
   }
 
   /// The function that called the allocator (`_dispatch_continuation_alloc_from_heap`).

@@ -11,7 +11,7 @@ public struct SourceFrame: Sendable, Hashable {
   /// The function, as a developer writes it (`Session.init()`,
   /// `closure in leakListener(leaky:)`, `_dispatch_continuation_alloc_from_heap`);
   /// `?` when nothing names it.
-  public var function: String
+  public let function: String
   /// The image's file name (`libdispatch.so`, the executable's name).
   public var image: String
   /// The source file and line of the call, from the debug information.
@@ -22,13 +22,33 @@ public struct SourceFrame: Sendable, Hashable {
   public var isProgramCode: Bool
   /// Whether the frame is in the executable (the program's code or a package linked into it).
   public var isInExecutable = false
+  /// Whether the function is made by the compiler (a thunk, a witness, an
+  /// allocating entry point): its line is not the caller's.
+  public let isCompilerMade: Bool
+
+  /// The current directory, with a trailing `/`.
+  static let currentDirectory = FileManager.default.currentDirectoryPath + "/"
+
+  /// Creates a frame.
+  public init(
+    address: UInt, function: String, image: String, file: String? = nil, line: Int? = nil,
+    isProgramCode: Bool, isInExecutable: Bool = false
+  ) {
+    self.address = address
+    self.function = function
+    self.image = image
+    self.file = file
+    self.line = line
+    self.isProgramCode = isProgramCode
+    self.isInExecutable = isInExecutable
+    isCompilerMade = AllocationSite.isCompilerMade(function)
+  }
 
   /// `Session.init() at Sources/App/Session.swift:42` (the file relative to
   /// the current directory when it is inside it), or `… in libdispatch.so`.
   public var description: String {
     guard var file, let line else { return "\(function) in \(image)" }
-    let directory = FileManager.default.currentDirectoryPath + "/"
-    if file.hasPrefix(directory) { file.removeFirst(directory.count) }
+    if file.hasPrefix(Self.currentDirectory) { file.removeFirst(Self.currentDirectory.count) }
     return "\(function) at \(file):\(line)"
   }
 }
@@ -84,24 +104,41 @@ public struct StackSymbolizer {
       }
       located.append((address, image))
     }
-    let named = tool.flatMap { symbolize(located, with: $0) } ?? [:]
+    var names: [String: String] = [:]
+    let named = tool.flatMap { symbolize(located, with: $0, names: &names) } ?? [:]
+    // Per image and per file, not per frame: whether it is the executable, its name, whether a dependency's.
+    var imageFacts: [String: (name: String, isExecutable: Bool)] = [:]
+    var dependencyFiles: [String: Bool] = [:]
     for (address, image) in located {
-      let inExecutable = LeakAnalysis.sameFile(image.path, executable)
+      let facts: (name: String, isExecutable: Bool)
+      if let known = imageFacts[image.path] {
+        facts = known
+      } else {
+        facts = (image.name, LeakAnalysis.sameFile(image.path, executable))
+        imageFacts[image.path] = facts
+      }
       var frames = named[address] ?? []
       if frames.isEmpty || frames.allSatisfy({ $0.function == "?" }) {
         let symbol = image.symbol(containing: address - 1, kinds: .function)
-        let function = symbol.map { Self.readable($0.name) } ?? "?"
-        frames = [SourceFrame(address: address, function: function, image: image.name, isProgramCode: false)]
+        let function = symbol.map { Self.readable($0.name, cache: &names) } ?? "?"
+        frames = [SourceFrame(address: address, function: function, image: facts.name, isProgramCode: false)]
       }
       for index in frames.indices {
         frames[index].address = address
-        frames[index].image = image.name
-        frames[index].isInExecutable = inExecutable
+        frames[index].image = facts.name
+        frames[index].isInExecutable = facts.isExecutable
         // Without a line, a compiler-made function (a thunk, a witness) is nobody's code.
-        frames[index].isProgramCode =
-          inExecutable
-          && (frames[index].file != nil
-            ? !Self.isDependency(frames[index].file) : !AllocationSite.isCompilerMade(frames[index].function))
+        var isProgramCode = facts.isExecutable && !frames[index].isCompilerMade
+        if facts.isExecutable, let file = frames[index].file {
+          if let known = dependencyFiles[file] {
+            isProgramCode = !known
+          } else {
+            let isDependency = Self.isDependency(file)
+            dependencyFiles[file] = isDependency
+            isProgramCode = !isDependency
+          }
+        }
+        frames[index].isProgramCode = isProgramCode
       }
       result[address] = frames
     }
@@ -127,6 +164,14 @@ public struct StackSymbolizer {
     return ClosureNames.simplify(demangled)
   }
 
+  /// ``readable(_:)`` once per name.
+  static func readable(_ name: String, cache: inout [String: String]) -> String {
+    if let known = cache[name] { return known }
+    let readable = readable(name)
+    cache[name] = readable
+    return readable
+  }
+
   /// A C name as a developer reads it: the top-level code of `main.swift`
   /// (`App_main`, or `main`) is `main`.
   static func readableC(_ name: String) -> String {
@@ -137,9 +182,9 @@ public struct StackSymbolizer {
 
   /// One run of `llvm-symbolizer` over every address (as an address in its
   /// image's file, minus one: the call, not the instruction after it).
-  private func symbolize(_ located: [(address: UInt, image: LoadedImage)], with tool: String) -> [UInt:
-    [SourceFrame]]?
-  {
+  private func symbolize(
+    _ located: [(address: UInt, image: LoadedImage)], with tool: String, names: inout [String: String]
+  ) -> [UInt: [SourceFrame]]? {
     guard !located.isEmpty else { return [:] }
     let input =
       located.map { "\"\($0.image.path)\" 0x\(String($0.address - 1 - $0.image.bias, radix: 16))" }
@@ -152,7 +197,7 @@ public struct StackSymbolizer {
     defer { try? FileManager.default.removeItem(at: inputFile) }
     let process = Process()
     process.executableURL = URL(fileURLWithPath: tool)
-    process.arguments = ["--output-style=JSON", "--functions=linkage", "--inlining"]
+    process.arguments = ["--functions=linkage", "--inlining"]
     let output = Pipe()
     process.standardInput = stdin
     process.standardOutput = output
@@ -162,39 +207,53 @@ public struct StackSymbolizer {
     process.waitUntilExit()
     try? stdin.close()
     guard process.terminationStatus == 0 else { return nil }
-    let lines = data.split(separator: UInt8(ascii: "\n"))
-    guard lines.count == located.count else { return nil }
+    let answers = Self.answers(in: String(decoding: data, as: UTF8.self))
+    guard answers.count == located.count else { return nil }
     var result: [UInt: [SourceFrame]] = [:]
-    let decoder = JSONDecoder()
-    for (line, item) in zip(lines, located) {
-      guard let answer = try? decoder.decode(Answer.self, from: Data(line)) else { continue }
-      result[item.address] = answer.symbol.map { symbol in
-        let function =
-          symbol.functionName.isEmpty || symbol.functionName == "??"
-          ? "?" : Self.readable(symbol.functionName)
+    for (answer, item) in zip(answers, located) {
+      result[item.address] = answer.map { symbol in
+        let function = symbol.function == "??" ? "?" : Self.readable(symbol.function, cache: &names)
         return SourceFrame(
-          address: item.address, function: function, image: item.image.name,
-          file: symbol.fileName.isEmpty ? nil : symbol.fileName,
-          line: symbol.line == 0 ? nil : symbol.line, isProgramCode: false)
+          address: item.address, function: function, image: "", file: symbol.file,
+          line: symbol.line, isProgramCode: false)
       }
     }
     return result
   }
 
-  /// One line of `llvm-symbolizer --output-style=JSON`.
-  private struct Answer: Decodable {
-    var symbol: [Symbol]
-    enum CodingKeys: String, CodingKey { case symbol = "Symbol" }
-
-    struct Symbol: Decodable {
-      var functionName: String
-      var fileName: String
-      var line: Int
-      enum CodingKeys: String, CodingKey {
-        case functionName = "FunctionName"
-        case fileName = "FileName"
-        case line = "Line"
+  /// `llvm-symbolizer`'s answers in its plain output style: per address, a
+  /// function line and a `FILE:LINE:COLUMN` line for each inlined frame,
+  /// then an empty line. A file the compiler made (`<compiler-generated>`,
+  /// `??`) is none; line 0 is none.
+  static func answers(in output: String) -> [[(function: String, file: String?, line: Int?)]] {
+    var answers: [[(function: String, file: String?, line: Int?)]] = []
+    var current: [(function: String, file: String?, line: Int?)] = []
+    var function: Substring?
+    for line in output.split(separator: "\n", omittingEmptySubsequences: false) {
+      if line.isEmpty {
+        if function == nil && !current.isEmpty {
+          answers.append(current)
+          current = []
+        }
+        continue
       }
+      guard let name = function else {
+        function = line
+        continue
+      }
+      function = nil
+      // FILE:LINE:COLUMN, the file possibly holding colons.
+      let parts = line.split(separator: ":", omittingEmptySubsequences: false)
+      var file: String?
+      var number: Int?
+      if parts.count >= 3, let parsed = Int(parts[parts.count - 2]) {
+        let path = parts.dropLast(2).joined(separator: ":")
+        if path != "??" && !path.hasSuffix("<compiler-generated>") { file = path }
+        number = parsed == 0 ? nil : parsed
+      }
+      current.append((String(name), file, number))
     }
+    if !current.isEmpty { answers.append(current) }
+    return answers
   }
 }

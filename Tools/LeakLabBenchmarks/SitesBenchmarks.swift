@@ -20,7 +20,8 @@ enum SitesBenchmarks {
     let directory = LeaksBenchmarks.directory
     let program = directory.appendingPathComponent("LiveObjects").path
     let recorder = directory.appendingPathComponent(AllocationRecorder.libraryName).path
-    guard FileManager.default.isExecutableFile(atPath: program), FileManager.default.fileExists(atPath: recorder)
+    guard FileManager.default.isExecutableFile(atPath: program),
+      FileManager.default.fileExists(atPath: recorder)
     else {
       print("\nallocation recorder: skipped (build LiveObjects and LeakLabAllocationRecorder in release)")
       return
@@ -37,7 +38,8 @@ enum SitesBenchmarks {
       }
       var heaptracked = "-"
       if let heaptrack {
-        let output = FileManager.default.temporaryDirectory.appendingPathComponent("leaklab-bench-heaptrack").path
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("leaklab-bench-heaptrack")
+          .path
         let time = median(repetitions: 3) {
           LeaksBenchmarks.wallTime(heaptrack, ["-o", output, program] + arguments)
         }
@@ -54,8 +56,10 @@ enum SitesBenchmarks {
       header: ["program", "alone", "under the recorder", "under heaptrack"], rows: rows)
   }
 
-  /// 10^4 distinct stacks of 24 frames each, drawn from addresses in this
-  /// executable and libswiftCore (a fixed seed), named by ``StackSymbolizer``.
+  /// 10^4 distinct stacks of 24 frames each, drawn from 10^4 or 3·10^4
+  /// random addresses in this executable and libswiftCore (a fixed seed:
+  /// nearly every frame a different function, a worst case), named by
+  /// ``StackSymbolizer``, and each stack's site found.
   static func symbolization() {
     let pid = getpid()
     guard let map = try? MemoryMap(pid: pid) else { return }
@@ -64,32 +68,38 @@ enum SitesBenchmarks {
     let code = images.images.filter { $0.name == "libswiftCore.so" || $0.path == executable }
       .flatMap(\.segments).filter { $0.count > 1 << 16 }
     guard !code.isEmpty else { return }
-    var generator = SeededGenerator(seed: 24)
-    let pool = (0..<30_000).map { _ -> UInt in
-      let segment = code[Int(generator.next() % UInt64(code.count))]
-      return segment.lowerBound + 1 + UInt(generator.next() % UInt64(segment.count - 1))
-    }
-    let stacks = (0..<10_000).map { _ in (0..<24).map { _ in pool[Int(generator.next() % UInt64(pool.count))] } }
-    var distinctFrames = 0
-    var located = 0
-    let time = median(repetitions: 3) {
-      let clock = ContinuousClock()
-      let start = clock.now
-      let symbolizer = StackSymbolizer(images: images, executable: executable)
-      let named = symbolizer.frames(for: stacks.joined())
-      let sites = stacks.map { AllocationSite(frames: $0.flatMap { named[$0] ?? [] }).summary }
-      distinctFrames = named.count
-      located = named.values.filter { $0.contains { $0.line != nil } }.count
-      precondition(sites.count == stacks.count)
-      return clock.now - start
+    var rows: [[String]] = []
+    for poolSize in [10_000, 30_000] {
+      var generator = SeededGenerator(seed: 24)
+      let pool = (0..<poolSize).map { _ -> UInt in
+        let segment = code[Int(generator.next() % UInt64(code.count))]
+        return segment.lowerBound + 1 + UInt(generator.next() % UInt64(segment.count - 1))
+      }
+      let stacks = (0..<10_000).map { _ in
+        (0..<24).map { _ in pool[Int(generator.next() % UInt64(pool.count))] }
+      }
+      var distinctFrames = 0
+      var located = 0
+      let time = median(repetitions: 3) {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let symbolizer = StackSymbolizer(images: images, executable: executable)
+        let named = symbolizer.frames(for: stacks.joined())
+        let sites = stacks.map { AllocationSite(frames: $0.flatMap { named[$0] ?? [] }).summary }
+        distinctFrames = named.count
+        located = named.values.filter { $0.contains { $0.line != nil } }.count
+        precondition(sites.count == stacks.count)
+        return clock.now - start
+      }
+      rows.append(["10,000", "\(distinctFrames.formatted())", "\(located.formatted())", format(time)])
     }
     printTable(
-      title: "symbolization: 10^4 distinct stacks (median of 3)",
-      header: ["stacks", "distinct frames", "with a line", "time"],
-      rows: [["10,000", "\(distinctFrames.formatted())", "\(located.formatted())", format(time)]])
+      title: "symbolization: 10^4 distinct stacks of 24 frames, random code addresses (median of 3)",
+      header: ["stacks", "distinct frames", "with a line", "time"], rows: rows)
   }
 
-  static func wallTime(_ executable: String, _ arguments: [String], environment: [String: String]) -> Duration {
+  static func wallTime(_ executable: String, _ arguments: [String], environment: [String: String]) -> Duration
+  {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
