@@ -8,7 +8,7 @@ import CProcessLeaks
 /// its exit, or a running process it attached to.
 ///
 /// Started programs run unchanged (nothing is linked in, nothing is
-/// instrumented) until they call `exit`; then every thread is held at its
+/// instrumented, unless the given environment preloads something) until they call `exit`; then every thread is held at its
 /// exit stop while the memory is still there. Attached processes are stopped
 /// without a signal and let go exactly as they were.
 ///

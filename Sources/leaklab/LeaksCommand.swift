@@ -5,8 +5,8 @@ import ProcessLeaks
 /// `leaklab leaks -- PROGRAM [ARGS…]` and `leaklab leaks --pid PID`: every
 /// leaked Swift object of a Linux program, with its type and retain cycles.
 ///
-/// The program runs unchanged (nothing linked in, nothing instrumented) and
-/// is held at its exit with its memory intact; the analysis reads it from
+/// The program runs unchanged (nothing linked in, nothing instrumented;
+/// with `--stacks`, the allocation recorder preloaded) and is held at its exit with its memory intact; the analysis reads it from
 /// outside, then the program finishes. Exit status: the program's own when
 /// it failed; otherwise 1 when something leaked, 0 when nothing did (2 for
 /// bad input or when the check could not be made). See docs/leaks.md.
