@@ -10,11 +10,14 @@ extension LeakReport {
     return [indent + site.summary]
   }
 
-  /// The name a leaked block is grouped under: its type, and for a malloc
-  /// block whose allocating function is known, that function
+  /// The name a leaked block is grouped under: its type, and for a plain
+  /// malloc block (no metadata, no known C type) whose allocating function
+  /// is known, that function
   /// (`malloc block (from _dispatch_continuation_alloc_from_heap)`).
   static func groupName(of block: LeakedBlock) -> String {
-    guard block.kind == .mallocBlock, let function = block.allocation?.allocatingFunction else {
+    guard block.kind == .mallocBlock, block.typeName == "malloc block",
+      let function = block.allocation?.allocatingFunction
+    else {
       return block.typeName
     }
     return "\(block.typeName) (from \(function))"
