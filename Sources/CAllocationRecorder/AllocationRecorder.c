@@ -24,6 +24,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
@@ -438,6 +439,36 @@ static int ll_noteProgram(struct dl_phdr_info *info, size_t size, void *data) {
   return 1;
 }
 
+/// Takes the recorder out of `LD_PRELOAD` (entries split by spaces or colons),
+/// so the program sees the environment it was given and its own children
+/// run unrecorded (and unchanged: the recorder loads the Swift runtime).
+static void ll_leaveEnvironment(void) {
+  const char *preload = getenv("LD_PRELOAD");
+  if (preload == NULL) return;
+  static const char name[] = "libLeakLabAllocationRecorder.so";
+  size_t length = strlen(preload);
+  char *kept = __libc_malloc(length + 1);
+  if (kept == NULL) return;
+  size_t used = 0;
+  for (const char *entry = preload; *entry != '\0';) {
+    size_t size = strcspn(entry, " :");
+    bool isRecorder = size >= sizeof name - 1 && memcmp(entry + size - (sizeof name - 1), name, sizeof name - 1) == 0;
+    if (size > 0 && !isRecorder) {
+      if (used > 0) kept[used++] = ' ';
+      memcpy(kept + used, entry, size);
+      used += size;
+    }
+    entry += size;
+    if (*entry != '\0') entry++;
+  }
+  kept[used] = '\0';
+  if (used == 0)
+    unsetenv("LD_PRELOAD");
+  else
+    setenv("LD_PRELOAD", kept, 1);
+  __libc_free(kept);
+}
+
 // MARK: Fork
 
 static void ll_beforeFork(void) { pthread_mutex_lock(&recordLock); }
@@ -447,6 +478,7 @@ __attribute__((constructor)) static void ll_load(void) {
   inside = true;
   pthread_atfork(ll_beforeFork, ll_afterFork, ll_afterFork);
   dl_iterate_phdr(ll_noteProgram, NULL);
+  ll_leaveEnvironment();
   // The unwinder loads libgcc_s on its first use: here, not inside an allocation.
   void *frames[2];
   unw_backtrace(frames, 2);
