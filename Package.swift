@@ -10,8 +10,9 @@ import PackageDescription
 // tools, tests. docs/architecture.md has the direction of dependencies.
 //
 // Instrumented builds (`LEAKLAB_INSTRUMENTED=asan` or `tsan`, in `make test`)
-// leave out what they do not exercise: the lint and swift-syntax, and the
-// benchmarks (`leaklab` is built there without its `lint` command). The
+// leave out what they do not exercise: the lint and swift-syntax, the
+// benchmarks and the allocation recorder (`leaklab` is built there without
+// its `lint` command). The
 // AddressSanitizer build also makes the fuzz targets libFuzzer binaries
 // (coverage of the targets themselves: `make fuzz` has its own build, all
 // of it instrumented). The ThreadSanitizer build has only the libraries
@@ -304,9 +305,13 @@ for target in package.targets where target.type != .system {
 }
 
 if let instrumented {
-  let lintOnly: Set<String> = ["LeakLint", "LeakLintTests", "LeakLabBenchmarks", "LintPrecision"]
-  package.targets.removeAll { lintOnly.contains($0.name) }
-  package.products.removeAll { $0.name == "LeakLint" }
+  // The allocation recorder is a malloc of its own: an instrumented one is never preloaded (the tests
+  // that use it need glibc's heap, which a sanitizer replaces).
+  let leftOut: Set<String> = [
+    "LeakLint", "LeakLintTests", "LeakLabBenchmarks", "LintPrecision", "CAllocationRecorder",
+  ]
+  package.targets.removeAll { leftOut.contains($0.name) }
+  package.products.removeAll { $0.name == "LeakLint" || $0.name == "LeakLabAllocationRecorder" }
   package.dependencies.removeAll {
     if case .sourceControl(_, let location, _) = $0.kind { return location.hasSuffix("/swift-syntax") }
     return false
