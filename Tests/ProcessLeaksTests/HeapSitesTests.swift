@@ -1,5 +1,6 @@
 import Foundation
 import LeakLabTestSupport
+import ProcessLeaks
 import Testing
 
 /// `leaklab heap --stacks --diff-from`: each grown type names the line that
@@ -31,5 +32,9 @@ import Testing
     let site = try #require(lines[(grown + 1)...].prefix(2).first { $0.contains("allocated in ") })
     #expect(site.contains("allocated in handleRequest(_:pattern:leaky:) at "))
     #expect(site.contains("GrowingHeap/main.swift:\(line), called from "), "\(site)")
+    let (_, document, _) = try HeapCommandTests.census(
+      ["--stacks", "--diff-from", file.path, "--", fixture, "cache", "leaky", "--requests", "200"])
+    let change = try #require(document.diff?.grown.first { $0.name == "CachedResponse" })
+    #expect(change.allocatedIn?.contains("GrowingHeap/main.swift:\(line), called from ") == true)
   }
 }
