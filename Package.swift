@@ -133,7 +133,7 @@ let package = Package(
       name: "LeakLab",
       dependencies: [
         "Scenarios", "LeakDetector", "LeakClock", "ScreenKit", "RetainGraph", "TextGrid", "StepScripts",
-        "GraphLayout", "RetainGraphDrawing",
+        "GraphLayout", "RetainGraphDrawing", "ProcessLeaks",
       ],
       exclude: ["README.md"]
     ),

@@ -102,6 +102,49 @@ public enum AllocationRecorder {
     return result
   }
 
+  /// The stack that allocated the block at `address` (the address malloc
+  /// returned) in a process whose recorder is loaded: its return addresses,
+  /// innermost first; nil when the recorder is not there or did not see the
+  /// block. One look-up in the recorder's table, read through `memory` (the
+  /// process may be running: a table being rebuilt reads as nil).
+  ///
+  /// ```swift
+  /// let images = ImageList(map: try MemoryMap(pid: getpid()), memory: .current)
+  /// let frames = AllocationRecorder.stack(ofBlockAt: address, images: images, memory: .current)
+  /// ```
+  public static func stack(ofBlockAt address: UInt, images: ImageList, memory: ProcessMemory) -> [UInt]? {
+    guard let image = images.image(named: libraryName),
+      let record = image.address(ofSymbol: recordSymbol, kinds: .object)
+    else { return nil }
+    let fields = words(memory, at: record, count: 8)
+    guard fields.count == 8, fields[0] == magic, fields[1] == version, fields[2] != 0 else { return nil }
+    let (tableAddress, stacksAddress, stackCount, framesAddress) = (
+      fields[2], fields[3], fields[4], fields[5]
+    )
+    guard let capacityWord = memory.word(at: tableAddress) else { return nil }
+    let capacity = capacityWord & ~tag
+    guard capacity > 0, capacity & (capacity - 1) == 0 else { return nil }
+    let inverted = ~address
+    // The recorder's slot for an address (`ll_blockSlot`), then linear probing.
+    var slot = ((address >> 4) &+ (address >> 26) &* 0x9e37_79b1) & (capacity - 1)
+    for _ in 0..<capacity {
+      let entry = words(memory, at: tableAddress + 32 + slot * 16, count: 2)
+      guard entry.count == 2, entry[0] != 0 else { return nil }
+      if entry[0] == inverted {
+        let id = entry[1] & ~tag & 0xffff_ffff
+        guard id < stackCount else { return nil }
+        let stack = words(memory, at: stacksAddress + id * 16, count: 2)
+        guard stack.count == 2 else { return nil }
+        let packed = stack[1] & ~tag
+        let (first, depth) = (packed & 0xffff_ffff, Int(packed >> 32))
+        let frames = words(memory, at: framesAddress + first * 8, count: depth)
+        return frames.count == depth ? frames : nil
+      }
+      slot = (slot + 1) & (capacity - 1)
+    }
+    return nil
+  }
+
   /// `count` words at `address` (fewer when the read comes back short).
   static func words(_ memory: ProcessMemory, at address: UInt, count: Int) -> [UInt] {
     guard count > 0 else { return [] }

@@ -161,7 +161,11 @@ public struct StackSymbolizer {
       return String(cString: text)
     }
     guard let demangled else { return name }
-    return ClosureNames.simplify(demangled)
+    // `closure in variable initialization expression of static Catalogue.feed` is `closure in Catalogue.feed`.
+    return ClosureNames.simplify(demangled).replacing(
+      "variable initialization expression of static ", with: ""
+    )
+    .replacing("variable initialization expression of ", with: "")
   }
 
   /// ``readable(_:)`` once per name.

@@ -51,7 +51,12 @@ struct App: ParsableCommand {
     return "\(command), in a child process: \(fatal.map(String.init) ?? "no crash message") (\(ending))"
   }
 
+  @Flag(
+    help: "Run with the allocation recorder preloaded: the explain view says where each leak was allocated.")
+  var stacks = false
+
   func run() throws {
+    if stacks { RecorderPreload.relaunchRecording() }
     CrashReports.makeNonInteractive()
     let failure = MainActor.assumeIsolated { () -> TerminalError? in
       let app = TerminalAppAdapter(
