@@ -56,8 +56,9 @@ struct App: ParsableCommand {
   var stacks = false
 
   func run() throws {
-    if stacks { RecorderPreload.relaunchRecording() }
     CrashReports.makeNonInteractive()
+    // After the crash reporter's restart: the recorder leaves LD_PRELOAD when it loads.
+    if stacks { RecorderPreload.relaunchRecording() }
     let failure = MainActor.assumeIsolated { () -> TerminalError? in
       let app = TerminalAppAdapter(
         model: AppModel(
