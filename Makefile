@@ -22,8 +22,10 @@ PREFIX ?= $(HOME)/.local
 install:
 	@./.ci/install-deps app
 	$(SWIFT) build -c release --product leaklab >&2
-	install -d "$(PREFIX)/bin"
+	$(SWIFT) build -c release --product LeakLabAllocationRecorder >&2
+	install -d "$(PREFIX)/bin" "$(PREFIX)/lib"
 	install -m 755 "$$($(SWIFT) build -c release --show-bin-path)/leaklab" "$(PREFIX)/bin/leaklab"
+	install -m 755 "$$($(SWIFT) build -c release --show-bin-path)/libLeakLabAllocationRecorder.so" "$(PREFIX)/lib/"
 	@echo "installed $(PREFIX)/bin/leaklab" >&2
 
 # Every step script runs both headless (manual clock, instant) and through the
@@ -223,6 +225,8 @@ bench: deps lint-bench-tree
 	$(SWIFT) build -c release --product leaklab
 	$(SWIFT) build -c release --product LiveObjects
 	$(SWIFT) run -c release LeakLabBenchmarks leaks
+	$(SWIFT) build -c release --product LeakLabAllocationRecorder
+	$(SWIFT) run -c release LeakLabBenchmarks sites
 
 ## docs-images: the pictures the README shows, made from the real program
 ## (the DOT `leaklab explain` prints, rendered by Graphviz); a test checks they are current

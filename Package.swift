@@ -10,8 +10,9 @@ import PackageDescription
 // tools, tests. docs/architecture.md has the direction of dependencies.
 //
 // Instrumented builds (`LEAKLAB_INSTRUMENTED=asan` or `tsan`, in `make test`)
-// leave out what they do not exercise: the lint and swift-syntax, and the
-// benchmarks (`leaklab` is built there without its `lint` command). The
+// leave out what they do not exercise: the lint and swift-syntax, the
+// benchmarks and the allocation recorder (`leaklab` is built there without
+// its `lint` command). The
 // AddressSanitizer build also makes the fuzz targets libFuzzer binaries
 // (coverage of the targets themselves: `make fuzz` has its own build, all
 // of it instrumented). The ThreadSanitizer build has only the libraries
@@ -35,6 +36,8 @@ let package = Package(
     .library(name: "RetainGraphDrawing", targets: ["RetainGraphDrawing"]),
     .library(name: "LeakLint", targets: ["LeakLint"]),
     .executable(name: "leaklab", targets: ["leaklab"]),
+    // Preloaded into programs `leaklab leaks --stacks` starts (found beside `leaklab`): not imported.
+    .library(name: "LeakLabAllocationRecorder", type: .dynamic, targets: ["CAllocationRecorder"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -72,6 +75,9 @@ let package = Package(
         "CProcessLeaks", "CRemoteMirror", "RetainGraph", "MemoryView", "CMemoryView", "HeapModel",
       ]
     ),
+    // The allocation recorder (`--stacks`): a C library preloaded into the
+    // program, recording each live block's allocation stack. Nothing links it.
+    .target(name: "CAllocationRecorder", linkerSettings: [.linkedLibrary("unwind")]),
     .target(
       name: "CProcessLeaks",
       dependencies: ["CMemoryView"],
@@ -127,7 +133,7 @@ let package = Package(
       name: "LeakLab",
       dependencies: [
         "Scenarios", "LeakDetector", "LeakClock", "ScreenKit", "RetainGraph", "TextGrid", "StepScripts",
-        "GraphLayout", "RetainGraphDrawing",
+        "GraphLayout", "RetainGraphDrawing", "ProcessLeaks",
       ],
       exclude: ["README.md"]
     ),
@@ -178,6 +184,8 @@ let package = Package(
     .executableTarget(name: "LiveObjects", path: "Tools/LeakFixtures/LiveObjects"),
     // What the runtime holds where no scan looks: a continuation's task, an object's side table.
     .executableTarget(name: "RuntimeHeld", path: "Tools/LeakFixtures/RuntimeHeld"),
+    // Leaks made at known lines (an initializer, a factory, a closure, a Task): `--stacks` names them.
+    .executableTarget(name: "AllocationSites", path: "Tools/LeakFixtures/AllocationSites"),
     // The concurrent-mutation stress: threads rewire a graph while the explainer reads it.
     .executableTarget(
       name: "LeakLabStress",
@@ -297,9 +305,13 @@ for target in package.targets where target.type != .system {
 }
 
 if let instrumented {
-  let lintOnly: Set<String> = ["LeakLint", "LeakLintTests", "LeakLabBenchmarks", "LintPrecision"]
-  package.targets.removeAll { lintOnly.contains($0.name) }
-  package.products.removeAll { $0.name == "LeakLint" }
+  // The allocation recorder is a malloc of its own: an instrumented one is never preloaded (the tests
+  // that use it need glibc's heap, which a sanitizer replaces).
+  let leftOut: Set<String> = [
+    "LeakLint", "LeakLintTests", "LeakLabBenchmarks", "LintPrecision", "CAllocationRecorder",
+  ]
+  package.targets.removeAll { leftOut.contains($0.name) }
+  package.products.removeAll { $0.name == "LeakLint" || $0.name == "LeakLabAllocationRecorder" }
   package.dependencies.removeAll {
     if case .sourceControl(_, let location, _) = $0.kind { return location.hasSuffix("/swift-syntax") }
     return false

@@ -129,7 +129,8 @@ static void pl_readRegisters(PLThread *thread) {
 
 // MARK: Spawn
 
-PLTracee *pl_spawn(const char *path, char *const argv[], int stdoutFD, int *outError, PLSpawnStage *outStage) {
+PLTracee *pl_spawn(
+    const char *path, char *const argv[], char *const envp[], int stdoutFD, int *outError, PLSpawnStage *outStage) {
   extern char **environ;
   *outError = 0;
   // The child reports a failed step (stage, errno) through a pipe closed on exec.
@@ -154,7 +155,7 @@ PLTracee *pl_spawn(const char *path, char *const argv[], int stdoutFD, int *outE
     if (stdoutFD >= 0 && stdoutFD != STDOUT_FILENO && dup2(stdoutFD, STDOUT_FILENO) < 0) {
       failure[0] = PLSpawnFork;
     } else if (ptrace(PTRACE_TRACEME, 0, NULL, NULL) == 0) {
-      execve(path, argv, environ);
+      execve(path, argv, envp != NULL ? envp : environ);
       failure[0] = PLSpawnExec;
     }
     failure[1] = errno;

@@ -116,6 +116,8 @@ public final class HeapModel: @unchecked Sendable {
 
   /// What the build looked at and what it cost.
   public internal(set) var figures = Figures()
+  /// The stack that allocated each block, when a recorder kept them (``AllocationStacks``).
+  public internal(set) var allocationStacks: AllocationStacks?
 
   /// How much of the heap a model reads.
   public enum Scope: Sendable, Hashable {

@@ -5,6 +5,7 @@ import Synchronization
 struct Hooks {
   var decide: (@Sendable (LeakEvent) -> LeakDecision)?
   var explain: (@Sendable (AnyObject) -> String?)?
+  var site: (@Sendable (AnyObject) -> String?)?
   var subscribers: [(id: UInt64, handler: @Sendable (LeakEvent) -> Void)] = []
   var nextSubscriber: UInt64 = 1
 }
@@ -36,6 +37,16 @@ extension LeakDetector {
   public var explainer: (@Sendable (AnyObject) -> String?)? {
     get { hooks.withLock { $0.explain } }
     set { hooks.withLock { $0.explain = newValue } }
+  }
+
+  /// Says where a detected object was allocated (`allocated in … at
+  /// File.swift:42`), when something recorded it.
+  ///
+  /// Called once per detection with the live object, outside the detector's
+  /// lock; the text is stored in ``LeakedInstance/allocationSite``.
+  public var allocationSite: (@Sendable (AnyObject) -> String?)? {
+    get { hooks.withLock { $0.site } }
+    set { hooks.withLock { $0.site = newValue } }
   }
 
   /// Never report objects whose unqualified type name is `typeName`.

@@ -72,7 +72,7 @@ extension LeakDetector {
     _ candidates: [Candidate], foldTargets: [UInt64: UInt64], now: Duration
   ) -> [Verdict] {
     guard !candidates.isEmpty else { return [] }
-    let (decideHook, explain) = hooks.withLock { ($0.decide, $0.explain) }
+    let (decideHook, explain, site) = hooks.withLock { ($0.decide, $0.explain, $0.site) }
     var foldTargets = foldTargets
     var verdicts: [Verdict] = []
     for candidate in candidates {
@@ -107,7 +107,8 @@ extension LeakDetector {
       foldTargets[candidate.id] = candidate.id
       let record = LeakedInstance(
         id: candidate.id, typeName: typeName, instance: number, expectedAt: candidate.expectedAt,
-        detectedAt: now, status: .open, decision: decision, retainPath: path, folded: [])
+        detectedAt: now, status: .open, decision: decision, retainPath: path, folded: [],
+        allocationSite: site?(candidate.object))
       verdicts.append(.report(candidate.object, record))
     }
     return verdicts

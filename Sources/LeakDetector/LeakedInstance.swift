@@ -28,6 +28,8 @@ public struct LeakedInstance: Sendable, Equatable, Identifiable {
   public var retainPath: String?
   /// Descendants (views, child screens) that are alive too, folded under this report.
   public var folded: [String]
+  /// Where it was allocated, if an ``LeakDetector/allocationSite`` hook is installed and knows.
+  public var allocationSite: String? = nil
 
   /// Whether the leak has not resolved (so far a permanent leak).
   public var isOpen: Bool { status == .open }

@@ -93,10 +93,13 @@ struct ExplainContent {
       OverlayView.status(of: leak, at: now) + " · closed at \(TimeFormat.tenths(leak.expectedAt))"
       + ", detected at \(TimeFormat.tenths(leak.detectedAt))"
     let statusStyle: Style = leak.isOpen ? .alert : .success
+    let site =
+      leak.allocationSite.map { TextWrapping.words($0, width: width).map { ($0, Style.muted) } } ?? []
     return stacked(
       [("\(number) of \(count): \(leak.name)".truncated(toWidth: width), .title)]
         + (status.displayWidth <= width
         ? [status] : TextWrapping.words(status, width: width, cutsLongWords: false)).map { ($0, statusStyle) }
+        + site
     )
   }
 

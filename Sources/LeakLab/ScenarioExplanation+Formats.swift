@@ -47,6 +47,8 @@ extension ScenarioExplanation {
       var name: String
       var retainPath: String?
       var folded: [String]
+      /// `allocated in … at File.swift:42` (`--stacks`).
+      var allocationSite: String?
     }
 
     var scenario: String
@@ -60,7 +62,9 @@ extension ScenarioExplanation {
       scenario = explanation.scenario.id
       mode = explanation.mode.rawValue
       summaryLabel = explanation.summaryLabel
-      leaks = explanation.leaks.map { Leak(name: $0.name, retainPath: $0.retainPath, folded: $0.folded) }
+      leaks = explanation.leaks.map {
+        Leak(name: $0.name, retainPath: $0.retainPath, folded: $0.folded, allocationSite: $0.allocationSite)
+      }
       graph = explanation.graph
     }
   }

@@ -99,6 +99,7 @@ public struct ScenarioExplanation {
       lines.append("  \(leak.name)")
       lines.append("    \(leak.retainPath ?? "no path found")")
       if !leak.folded.isEmpty { lines.append("    with: \(leak.folded.joined(separator: ", "))") }
+      if let site = leak.allocationSite { lines.append("    \(site)") }
     }
     return lines
   }

@@ -1,5 +1,6 @@
 import LeakClock
 import LeakDetector
+import ProcessLeaks
 import RetainGraph
 import Scenarios
 
@@ -26,6 +27,10 @@ extension ScenarioHarness {
       rootPathSearch: rootPathSearch, observe: observe, runInBackground: BackgroundWork.shared.enqueue)
   }
 
+  /// Where objects were allocated, when the process runs with the allocation
+  /// recorder preloaded (`leaklab --stacks`): each leak's site.
+  nonisolated static let ownAllocationSites = OwnAllocationSites.isRecording ? OwnAllocationSites() : nil
+
   /// What the quick answer says of a leak no cycle or registered root
   /// explains while the memory search for its root runs.
   nonisolated static let searchingReason = "searching the process's memory for what holds it…"
@@ -45,6 +50,9 @@ extension ScenarioHarness {
     for each in [explainer, background] {
       each.registerRoot(environment.notificationCenter, name: "NotificationCenter")
       each.registerRoot(scheduler, name: "main queue")
+    }
+    if let sites = Self.ownAllocationSites {
+      detector.allocationSite = { object in sites.site(of: object)?.summary }
     }
     detector.explainer = { [weak detector] object in
       var explanation = explainer.explain(object, searchingMemory: rootPathSearch == .atDetection)

@@ -21,6 +21,8 @@ extension ProcessSnapshot {
       return "this process's malloc is in no mapped file"
     }
     guard !region.path.contains("/libc.so") else { return nil }
+    // LeakLab's allocation recorder (`leaklab leaks --stacks`) records, then calls glibc's malloc.
+    guard !region.path.hasSuffix("/libLeakLabAllocationRecorder.so") else { return nil }
     let name = region.path.split(separator: "/").last.map(String.init) ?? region.path
     return "this process's malloc is not glibc's (it comes from \(name): a sanitizer or another allocator)"
   }()

@@ -110,6 +110,8 @@ public struct CensusDocument: Codable, Sendable {
       public var path: [String]?
       /// The path's root kind: `global`, `threadLocal`, `stack`, …
       public var pathRoot: String?
+      /// Where most of its instances were allocated (`--stacks`): the text report's line.
+      public var allocatedIn: String?
     }
   }
 
@@ -132,7 +134,8 @@ public struct CensusDocument: Codable, Sendable {
           key: change.key, name: change.name, kind: "\(change.kind)", module: change.module,
           programType: change.isProgramType, oldCount: change.oldCount, newCount: change.newCount,
           growth: change.growth, oldBytes: change.oldBytes, newBytes: change.newBytes,
-          newInstances: change.newInstances, path: path?.steps, pathRoot: path.map { Self.rootName($0.root) })
+          newInstances: change.newInstances, path: path?.steps, pathRoot: path.map { Self.rootName($0.root) },
+          allocatedIn: comparison.sites[change.key]?.summary)
       }
       diff = Diff(
         from: Diff.From(

@@ -53,6 +53,9 @@ public struct TakenCensus: Sendable {
     /// For each grown type (by key) that has new instances, a path from a
     /// root to one of them, found while the process was stopped.
     public var paths: [String: HeapModel.GrowthPath]
+    /// For each grown type (by key), the site that allocated most of its
+    /// instances (with `--stacks`).
+    public var sites: [String: AllocationSite] = [:]
   }
 }
 
@@ -65,12 +68,16 @@ public enum CensusRun {
   /// Starts `command`, takes its census at its exit (compared with `earlier`
   /// when given), then lets it finish. Nil census when the program ended
   /// without an exit to stop at (a signal killed it): `process.ending` says how.
+  /// With `stacks`, the program runs under the allocation recorder and each
+  /// grown type gets the site that allocated most of its instances.
   public static func launched(
     _ command: [String], comparingWith earlier: HeapCensus? = nil, pathCount: Int = defaultPathCount,
-    output: TracedProcess.ProgramOutput = .inherited
+    stacks: Bool = false, output: TracedProcess.ProgramOutput = .inherited
   ) throws(ProcessLeaksError) -> (process: CheckedProcess, census: TakenCensus?) {
     guard let executable = command.first else { throw .cannotRun("", reason: "no program given") }
-    let process = try TracedProcess.launch(executable, arguments: Array(command.dropFirst()), output: output)
+    let process = try TracedProcess.launch(
+      executable, arguments: Array(command.dropFirst()),
+      environment: stacks ? try AllocationRecorder.environment() : nil, output: output)
     var checked = CheckedProcess(
       pid: process.pid, executable: executable, arguments: Array(command.dropFirst()), mode: .launched)
     switch try process.runToExit() {
@@ -84,7 +91,7 @@ public enum CensusRun {
       checked.executable = LeakAnalysis.executable(pid: process.pid)
       let taken: TakenCensus
       do {
-        taken = try take(process, checked: checked, earlier: earlier, pathCount: pathCount)
+        taken = try take(process, checked: checked, earlier: earlier, pathCount: pathCount, stacks: stacks)
       } catch {
         _ = try? process.finish()
         throw error
@@ -128,9 +135,10 @@ public enum CensusRun {
 
   /// The census of a stopped process and, with `earlier`, the paths to new
   /// instances of what grew: everything that reads the process's memory.
-  static func take(_ process: TracedProcess, checked: CheckedProcess, earlier: HeapCensus?, pathCount: Int)
-    throws(ProcessLeaksError) -> TakenCensus
-  {
+  static func take(
+    _ process: TracedProcess, checked: CheckedProcess, earlier: HeapCensus?, pathCount: Int,
+    stacks: Bool = false
+  ) throws(ProcessLeaksError) -> TakenCensus {
     let time = Date()
     let clock = ContinuousClock()
     var phases: [String: Double] = [:]
@@ -152,6 +160,10 @@ public enum CensusRun {
       comparison = TakenCensus.Comparison(
         diff: diff, paths: growthPaths(diff, in: model, census: census, earlier: earlier, limit: pathCount))
       phase("paths")
+      if stacks {
+        comparison?.sites = growthSites(diff, in: model, census: census)
+        phase("stacks")
+      }
     }
     return TakenCensus(
       process: checked, census: census, time: time, stoppedMilliseconds: 0,

@@ -55,6 +55,9 @@ public enum CensusText {
         if let path = comparison.paths[change.key] {
           lines.append(String(repeating: " ", count: 12) + path.text)
         }
+        if let site = comparison.sites[change.key] {
+          lines.append(String(repeating: " ", count: 12) + site.summary)
+        }
       }
       if diff.grown.count > top { lines.append("  … and \(diff.grown.count - top) more types that grew") }
     }

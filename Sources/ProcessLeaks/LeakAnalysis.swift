@@ -36,7 +36,12 @@ public struct LeakAnalysis: Sendable {
   ///
   /// - Parameter reachableTypes: type patterns (`*` wildcards) whose
   ///   reachable instances to list with their path from a root.
-  public init(process: TracedProcess, reachableTypes: [String] = []) throws(ProcessLeaksError) {
+  /// - Parameter stacks: read the allocation recorder's stacks (the program
+  ///   was started with it, see ``AllocationRecorder``) and give each leaked
+  ///   block its allocation site.
+  public init(process: TracedProcess, reachableTypes: [String] = [], stacks: Bool = false)
+    throws(ProcessLeaksError)
+  {
     let clock = ContinuousClock()
     let start = clock.now
     let startCPU = Self.cpuTime()
@@ -56,6 +61,7 @@ public struct LeakAnalysis: Sendable {
       reachableTypes.isEmpty
       ? [] : Self.reachableInstances(in: model, reachable: reachableBlocks, matching: reachableTypes)
     phase("naming")
+    if stacks { Self.attachSites(to: &graph, model: model, phase: phase) }
     let elapsed = clock.now - start
     var usage = rusage()
     getrusage(RUSAGE_SELF.rawValue, &usage)

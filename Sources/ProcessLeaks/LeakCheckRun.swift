@@ -11,12 +11,17 @@ public enum LeakCheckRun {
   /// Starts `command` (the program, then its arguments), analyses it at its
   /// exit, then lets it finish. `analysis` is nil when the program did not
   /// reach an exit (a signal killed it); the process's `ending` says how it ended.
-  /// `output` says where the program's standard output goes.
+  /// With `stacks`, the program runs under the allocation recorder and each
+  /// leaked block gets the site that allocated it; `output` says where the
+  /// program's standard output goes.
   public static func launched(
-    _ command: [String], reachable: [String] = [], output: TracedProcess.ProgramOutput = .inherited
+    _ command: [String], reachable: [String] = [], stacks: Bool = false,
+    output: TracedProcess.ProgramOutput = .inherited
   ) throws(ProcessLeaksError) -> LeakCheckOutcome {
     guard let executable = command.first else { throw .cannotRun("", reason: "no program given") }
-    let process = try TracedProcess.launch(executable, arguments: Array(command.dropFirst()), output: output)
+    let process = try TracedProcess.launch(
+      executable, arguments: Array(command.dropFirst()),
+      environment: stacks ? try AllocationRecorder.environment() : nil, output: output)
     var checked = CheckedProcess(
       pid: process.pid, executable: executable, arguments: Array(command.dropFirst()), mode: .launched)
     switch try process.runToExit() {
@@ -27,7 +32,7 @@ public enum LeakCheckRun {
       checked.executable = LeakAnalysis.executable(pid: process.pid)
       let analysis: LeakAnalysis
       do {
-        analysis = try LeakAnalysis(process: process, reachableTypes: reachable)
+        analysis = try LeakAnalysis(process: process, reachableTypes: reachable, stacks: stacks)
       } catch {
         _ = try? process.finish()
         throw error

@@ -41,6 +41,8 @@ public struct LeakedBlock: Sendable, Hashable, CustomStringConvertible {
   public var isProgramType = false
   /// Malloc blocks counted in this one: its weak-reference side table.
   public var foldedBlocks = 0
+  /// Where it was allocated, when the program ran under the allocation recorder (`--stacks`).
+  public var allocation: AllocationSite?
 
   /// Creates the description of a leaked block.
   public init(address: UInt, size: Int, kind: Kind, typeName: String, qualifiedTypeName: String? = nil) {

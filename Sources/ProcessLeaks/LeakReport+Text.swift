@@ -69,7 +69,7 @@ extension LeakReport {
   static func groupLines(_ blocks: [LeakedBlock]) -> [String] {
     var groups: [String: (count: Int, bytes: Int)] = [:]
     for block in blocks {
-      let key = block.typeName
+      let key = groupName(of: block)
       groups[key, default: (0, 0)].count += 1
       groups[key, default: (0, 0)].bytes += block.size
     }
@@ -103,6 +103,7 @@ private struct TreeDrawer {
   mutating func draw(_ root: (block: Int, isCycle: Bool)) -> [String] {
     let blocks = report.graph.blocks
     var lines = ["\(root.isCycle ? "ROOT CYCLE" : "ROOT LEAK"): \(blocks[root.block])"]
+    lines += LeakReport.siteLines(of: blocks[root.block], indent: "   ")
     drawn[root.block] = true
     // Depth-first, children in field order: (block, depth, next edge).
     var stack: [(block: Int, depth: Int, next: Int)] = [(root.block, 1, 0)]
@@ -134,6 +135,7 @@ private struct TreeDrawer {
         continue
       }
       lines.append(indent + prefix(of: edge) + describe(edge, target: target))
+      lines += LeakReport.siteLines(of: target, indent: indent + "   ")
       guard edge.keepsAlive else { continue }
       drawn[edge.to] = true
       if top.depth < limits.depth { stack.append((edge.to, top.depth + 1, 0)) }

@@ -8,7 +8,7 @@ import CProcessLeaks
 /// its exit, or a running process it attached to.
 ///
 /// Started programs run unchanged (nothing is linked in, nothing is
-/// instrumented) until they call `exit`; then every thread is held at its
+/// instrumented, unless the given environment preloads something) until they call `exit`; then every thread is held at its
 /// exit stop while the memory is still there. Attached processes are stopped
 /// without a signal and let go exactly as they were.
 ///
@@ -57,9 +57,10 @@ public final class TracedProcess {
   }
 
   /// Starts `executable` (a path, or a name looked up in `PATH`) with
-  /// `arguments`, stopped before its first instruction.
+  /// `arguments`, stopped before its first instruction; `environment`
+  /// (`NAME=value` strings) replaces this process's when given.
   public static func launch(
-    _ executable: String, arguments: [String], output: ProgramOutput = .inherited
+    _ executable: String, arguments: [String], environment: [String]? = nil, output: ProgramOutput = .inherited
   ) throws(ProcessLeaksError) -> TracedProcess {
     guard let path = ExecutableLookup.resolve(executable) else {
       throw .cannotRun(executable, reason: ExecutableLookup.whyNot(executable))
@@ -67,7 +68,9 @@ public final class TracedProcess {
     var error: Int32 = 0
     var stage = PLSpawnStage(rawValue: 0)
     let tracee = withCStrings([path] + arguments) { argv in
-      pl_spawn(path, argv, output == .standardError ? STDERR_FILENO : -1, &error, &stage)
+      let stdoutFD = output == .standardError ? STDERR_FILENO : -1
+      guard let environment else { return pl_spawn(path, argv, nil, stdoutFD, &error, &stage) }
+      return withCStrings(environment) { envp in pl_spawn(path, argv, envp, stdoutFD, &error, &stage) }
     }
     guard let tracee else {
       switch stage {

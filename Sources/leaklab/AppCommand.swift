@@ -51,8 +51,14 @@ struct App: ParsableCommand {
     return "\(command), in a child process: \(fatal.map(String.init) ?? "no crash message") (\(ending))"
   }
 
+  @Flag(
+    help: "Run with the allocation recorder preloaded: the explain view says where each leak was allocated.")
+  var stacks = false
+
   func run() throws {
     CrashReports.makeNonInteractive()
+    // After the crash reporter's restart: the recorder leaves LD_PRELOAD when it loads.
+    if stacks { RecorderPreload.relaunchRecording() }
     let failure = MainActor.assumeIsolated { () -> TerminalError? in
       let app = TerminalAppAdapter(
         model: AppModel(

@@ -41,7 +41,11 @@ struct Explain: ParsableCommand {
     guard height >= 10 else { throw ValidationError("--height must be at least 10 rows, not \(height)") }
   }
 
+  @Flag(help: "Run with the allocation recorder preloaded: each leak says where it was allocated.")
+  var stacks = false
+
   func run() throws {
+    if stacks { RecorderPreload.relaunchRecording() }
     try MainActor.assumeIsolated { try runOnMainActor() }
   }
 

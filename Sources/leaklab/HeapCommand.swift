@@ -73,6 +73,11 @@ struct HeapCommand: ParsableCommand {
   @Option(help: ArgumentHelp("How many censuses --every takes.", valueName: "K"))
   var count: Int?
 
+  @Flag(
+    help: "Record allocation stacks (LD_PRELOAD): each grown type gets its top allocation site (--diff-from)."
+  )
+  var stacks = false
+
   @Argument(parsing: .captureForPassthrough, help: "The program and its arguments, after `--`.")
   var program: [String] = []
 
@@ -89,6 +94,7 @@ struct HeapCommand: ParsableCommand {
       throw ValidationError("give a program after -- or a process with --pid")
     }
     if pid != nil && !command.isEmpty { throw ValidationError("give either a program or --pid, not both") }
+    if pid != nil && stacks { throw ValidationError("--stacks needs a program leaklab starts, not --pid") }
     if top < 1 { throw ValidationError("--top needs a positive count") }
     if threshold < 0 { throw ValidationError("--threshold cannot be negative") }
     if paths < 0 { throw ValidationError("--paths cannot be negative") }
@@ -123,7 +129,7 @@ struct HeapCommand: ParsableCommand {
         taken = try CensusRun.attached(pid: pid, comparingWith: earlierCensus, pathCount: paths)
       } else {
         let (process, census) = try CensusRun.launched(
-          command, comparingWith: earlierCensus, pathCount: paths,
+          command, comparingWith: earlierCensus, pathCount: paths, stacks: stacks,
           output: output == nil ? .standardError : .inherited)
         guard let census else {
           let ending = process.ending ?? .exited(2)

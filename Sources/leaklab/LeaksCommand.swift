@@ -5,8 +5,8 @@ import ProcessLeaks
 /// `leaklab leaks -- PROGRAM [ARGS…]` and `leaklab leaks --pid PID`: every
 /// leaked Swift object of a Linux program, with its type and retain cycles.
 ///
-/// The program runs unchanged (nothing linked in, nothing instrumented) and
-/// is held at its exit with its memory intact; the analysis reads it from
+/// The program runs unchanged (nothing linked in, nothing instrumented;
+/// with `--stacks`, the allocation recorder preloaded) and is held at its exit with its memory intact; the analysis reads it from
 /// outside, then the program finishes. Exit status: the program's own when
 /// it failed; otherwise 1 when something leaked, 0 when nothing did (2 for
 /// bad input or when the check could not be made). See docs/leaks.md.
@@ -72,6 +72,10 @@ struct LeaksCommand: ParsableCommand {
       "With --baseline, also exit with status 1 when a kind's count grew by more than this.",
       valueName: "count"))
   var threshold: Int?
+  @Flag(
+    help: "Record allocation stacks (LD_PRELOAD): each leak gets the line that allocated it (not with --pid)."
+  )
+  var stacks = false
 
   @Argument(parsing: .captureForPassthrough, help: "The program and its arguments, after `--`.")
   var program: [String] = []
@@ -86,6 +90,7 @@ struct LeaksCommand: ParsableCommand {
     if pid != nil && !command.isEmpty { throw ValidationError("give either a program or --pid, not both") }
     if threshold != nil && baseline == nil { throw ValidationError("--threshold needs --baseline") }
     if let threshold, threshold < 0 { throw ValidationError("--threshold must be 0 or more") }
+    if pid != nil && stacks { throw ValidationError("--stacks needs a program leaklab starts, not --pid") }
   }
 
   func run() throws {
@@ -99,7 +104,7 @@ struct LeaksCommand: ParsableCommand {
           try LeakCheckRun.attached(pid: pid, reachable: reachable)
         } else {
           try LeakCheckRun.launched(
-            command, reachable: reachable, output: output == nil ? .standardError : .inherited)
+            command, reachable: reachable, stacks: stacks, output: output == nil ? .standardError : .inherited)
         }
     } catch {
       Self.fail(error.description)

@@ -67,6 +67,22 @@ enum LeaksCommand {
       var qualifiedType: String?
       var programType: Bool
       var references: [Reference]
+      var allocation: Allocation?
+    }
+    /// `objects[].allocation` (with `--stacks`).
+    struct Allocation: Decodable, Sendable {
+      struct Frame: Decodable, Sendable {
+        var function: String
+        var file: String?
+        var line: Int?
+        var programCode: Bool
+      }
+      var summary: String
+      var programFrame: Int?
+      var frames: [Frame]
+
+      /// The program's frame the summary names.
+      var site: Frame? { programFrame.map { frames[$0] } }
     }
     struct Reference: Decodable {
       var to: Int

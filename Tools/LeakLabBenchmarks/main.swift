@@ -1,6 +1,6 @@
 // `make bench`: every LeakLab benchmark, one section per library.
 // Release build only; medians of repeated runs, measured side by side.
-// `LeakLabBenchmarks detector`, `… retaingraph`, `… graph`, `… memoryview`, `… census` or `… leaks` runs one
+// `LeakLabBenchmarks detector`, `… retaingraph`, `… graph`, `… memoryview`, `… census`, `… leaks` or `… sites` runs one
 // section; `… lint TREE` lints the Swift files under TREE.
 let arguments = Array(CommandLine.arguments.dropFirst())
 let sections = Set(arguments.filter { !$0.contains("/") }.map { $0.lowercased() })
@@ -23,6 +23,9 @@ if wanted("leaks") {
 }
 if wanted("memoryview") {
   runMemoryViewBenchmarks()
+}
+if wanted("sites") {
+  SitesBenchmarks.run()
 }
 if wanted("census") {
   CensusBenchmarks.run()

@@ -49,14 +49,15 @@ typedef enum PLSpawnStage {
   PLSpawnOptions = 5,
 } PLSpawnStage;
 
-/// Starts `path` with `argv` (NULL-terminated) and this process's
-/// environment, traced from its first instruction: every thread it creates
+/// Starts `path` with `argv` (NULL-terminated) and `envp` (NULL-terminated;
+/// NULL: this process's environment), traced from its first instruction: every thread it creates
 /// is traced too, and each thread stops before it exits. The program is not
 /// running yet when this returns; `pl_runToExit` starts it. The program's
 /// standard output is `stdoutFD` when it is not -1 (this process's standard
 /// error, say), else this process's. On failure returns NULL with the errno
 /// in `outError` and the failing step in `outStage`.
-PLTracee *pl_spawn(const char *path, char *const argv[], int stdoutFD, int *outError, PLSpawnStage *outStage);
+PLTracee *pl_spawn(
+    const char *path, char *const argv[], char *const envp[], int stdoutFD, int *outError, PLSpawnStage *outStage);
 
 /// Runs a spawned program until it exits through `exit` / `exit_group`; then
 /// every thread is held stopped at its exit stop, memory intact. Signals

@@ -1,0 +1,146 @@
+import HeapModel
+
+/// Where a block was allocated: the whole stack, named, and the frame a
+/// developer looks for — the first in the program's own code.
+///
+/// ```swift
+/// if let site = block.allocation {
+///   print(site.summary)   // allocated in makeSession() at Sources/App/main.swift:42, called from …
+/// }
+/// ```
+public struct AllocationSite: Sendable, Hashable {
+  /// Every frame, innermost first (the allocator's caller first).
+  public var frames: [SourceFrame]
+
+  /// Creates the site of a stack.
+  public init(frames: [SourceFrame]) {
+    self.frames = frames
+  }
+
+  /// Functions that only pass an allocation on (the allocator's own wrappers).
+  static let allocatorFunctions: Set<String> = [
+    "swift_slowAlloc", "swift_allocObject", "swift_allocBox", "swift_task_alloc", "swift_job_allocate",
+    "operator new(unsigned long)", "_Znwm", "_Znam", "_ZnwmSt11align_val_t", "strdup", "__strdup", "strndup",
+    "malloc", "calloc", "realloc", "posix_memalign", "aligned_alloc", "memalign",
+  ]
+
+  /// The index of the first frame of the program's own code, past the
+  /// compiler's thunks and allocating entry points of its types.
+  /// Where debug information gives lines, only a frame with a line counts
+  /// (a frame without one is compiler-made or a dependency's).
+  public var programFrameIndex: Int? {
+    if let index = frames.indices.first(where: { frames[$0].isProgramCode && frames[$0].line != nil }) {
+      return index
+    }
+    guard !frames.contains(where: { $0.isInExecutable && $0.line != nil }) else { return nil }
+    return frames.indices.first { frames[$0].isProgramCode && !frames[$0].isCompilerMade }
+  }
+
+  /// The frame where the program allocated the block, else nil.
+  public var programFrame: SourceFrame? { programFrameIndex.map { frames[$0] } }
+
+  /// The program's frame that called ``programFrame``, when there is one.
+  public var programCaller: SourceFrame? {
+    guard let index = programFrameIndex else { return nil }
+    let callers = frames[(index + 1)...]
+    return callers.first { $0.isProgramCode && $0.line != nil }
+      ?? callers.first { $0.isProgramCode && !$0.isCompilerMade }
+  }
+
+  /// The function that called the allocator (`_dispatch_continuation_alloc_from_heap`).
+  public var allocatingFunction: String? {
+    frames.first { !Self.allocatorFunctions.contains($0.function) && $0.function != "?" }?.function
+  }
+
+  /// `allocated in leakSession(leaky:) at …/main.swift:45, called from main at …/main.swift:82`;
+  /// without a frame of the program's, the function that called the allocator.
+  public var summary: String {
+    guard let frame = programFrame else {
+      if let located = frames.first(where: { $0.line != nil }) {
+        return "allocated in \(located.description) (library code)"
+      }
+      return allocatingFunction.map { "allocated in \($0) (library code)" }
+        ?? "allocated where no frame is named"
+    }
+    var text = "allocated in \(frame.description)"
+    if let caller = programCaller { text += ", called from \(caller.description)" }
+    return text
+  }
+
+  /// Compiler-made entry points whose line is the type's, not the caller's:
+  /// `Session.__allocating_init()`, thunks, forwarders.
+  static func isCompilerMade(_ function: String) -> Bool {
+    function.contains("__allocating_init") || function.contains("@callee_guaranteed")
+      || function.contains("@escaping") || function.contains("thunk")
+      || ["reabstraction", "partial apply", "merged ", "protocol witness", "outlined ", "implicit closure"]
+        .contains {
+          function.hasPrefix($0)
+        }
+  }
+}
+
+extension LeakGraph {
+  /// Gives each leaked block the site that allocated it, from the stacks
+  /// `model` carries (see ``AllocationRecorder``); every distinct frame of
+  /// the leaked blocks' stacks is symbolized once.
+  public mutating func attachAllocationSites(from model: HeapModel, symbolizer: StackSymbolizer) {
+    guard let stacks = model.allocationStacks else { return }
+    var stackOfBlock: [Int?] = []
+    for block in blocks {
+      let index = model.block(containing: block.address)
+      stackOfBlock.append(index.flatMap { stacks.stack(of: $0) })
+    }
+    let addresses = Set(stackOfBlock.compactMap { $0 }).flatMap { stacks.frames(of: $0) }
+    let named = symbolizer.frames(for: addresses)
+    var sites: [Int: AllocationSite] = [:]
+    for (position, stack) in stackOfBlock.enumerated() {
+      guard let stack else { continue }
+      if sites[stack] == nil {
+        sites[stack] = AllocationSite(frames: stacks.frames(of: stack).flatMap { named[$0] ?? [] })
+      }
+      blocks[position].allocation = sites[stack]
+    }
+  }
+}
+
+extension LeakAnalysis {
+  /// Reads the recorder's stacks into `model` and names the leaked blocks'
+  /// sites (the `stacks` phase: reading and symbolizing).
+  static func attachSites(to graph: inout LeakGraph, model: HeapModel, phase: (String) -> Void) {
+    if let stacks = AllocationRecorder.stacks(in: model) { model.attach(stacks) }
+    let symbolizer = StackSymbolizer(
+      images: model.snapshot.images, executable: executable(pid: model.snapshot.pid))
+    graph.attachAllocationSites(from: model, symbolizer: symbolizer)
+    phase("stacks")
+  }
+}
+
+extension LeakDocument {
+  /// `objects[].allocation` (with `--stacks`): the site and the whole stack.
+  struct Allocation: Encodable {
+    /// The text report's line.
+    var summary: String
+    /// The index in `frames` of the program's own frame the summary names.
+    var programFrame: Int?
+    var frames: [Frame]
+
+    struct Frame: Encodable {
+      var address: String
+      var function: String
+      var image: String
+      var file: String?
+      var line: Int?
+      var programCode: Bool
+    }
+
+    init(_ site: AllocationSite) {
+      summary = site.summary
+      programFrame = site.programFrameIndex
+      frames = site.frames.map {
+        Frame(
+          address: hex($0.address), function: $0.function, image: $0.image, file: $0.file, line: $0.line,
+          programCode: $0.isProgramCode)
+      }
+    }
+  }
+}
