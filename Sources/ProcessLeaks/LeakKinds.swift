@@ -13,7 +13,8 @@ public struct LeakKind: Sendable, Hashable {
   public var id: String
   /// `SessionHandler ⇄ ChannelHandlerContext (context, handler)`: the cycle
   /// from its root along its shortest way back, with the references' labels;
-  /// `Payload` for a leak without a cycle.
+  /// `Payload` for a leak without a cycle (a C block with a recorded site:
+  /// `malloc block (from _dispatch_continuation_alloc_from_heap)`).
   public var signature: String
   /// Whether the leaks are retain cycles.
   public var isCycle: Bool
@@ -71,7 +72,7 @@ extension LeakReport {
       ($0.root, $0.members, signature(of: $0, in: graph, outgoing: outgoing), true)
     }
     for block in 0..<count where !isHeld[component[block]] && cycleOfComponent[component[block]] == nil {
-      leaks.append((block, [block], graph.blocks[block].typeName, false))
+      leaks.append((block, [block], groupName(of: graph.blocks[block]), false))
     }
     leaks.sort { $0.root < $1.root }
     var kindOfBlock = [Int](repeating: -1, count: count)
