@@ -60,7 +60,8 @@ public final class TracedProcess {
   /// `arguments`, stopped before its first instruction; `environment`
   /// (`NAME=value` strings) replaces this process's when given.
   public static func launch(
-    _ executable: String, arguments: [String], environment: [String]? = nil, output: ProgramOutput = .inherited
+    _ executable: String, arguments: [String], environment: [String]? = nil,
+    output: ProgramOutput = .inherited
   ) throws(ProcessLeaksError) -> TracedProcess {
     guard let path = ExecutableLookup.resolve(executable) else {
       throw .cannotRun(executable, reason: ExecutableLookup.whyNot(executable))

@@ -104,7 +104,8 @@ struct LeaksCommand: ParsableCommand {
           try LeakCheckRun.attached(pid: pid, reachable: reachable)
         } else {
           try LeakCheckRun.launched(
-            command, reachable: reachable, stacks: stacks, output: output == nil ? .standardError : .inherited)
+            command, reachable: reachable, stacks: stacks, output: output == nil ? .standardError : .inherited
+          )
         }
     } catch {
       Self.fail(error.description)
