@@ -254,8 +254,11 @@ PLEnd pl_runToExit(PLTracee *tracee) {
     int event = status >> 16;
     int deliver = 0;
     if (signal == SIGTRAP && event == PTRACE_EVENT_CLONE) {
+      // A thread made as the process exits may be gone before it was made:
+      // the event then names no thread (0), and nothing will report for it.
       unsigned long created = 0;
-      if (ptrace(PTRACE_GETEVENTMSG, tid, NULL, &created) == 0) pl_addThread(tracee, (pid_t)created, PLThreadRunning);
+      if (ptrace(PTRACE_GETEVENTMSG, tid, NULL, &created) == 0 && created != 0)
+        pl_addThread(tracee, (pid_t)created, PLThreadRunning);
     } else if (signal == SIGTRAP && event == PTRACE_EVENT_EXEC) {
       // A new program image: the other threads are gone.
       for (size_t index = 0; index < tracee->count; index++)
@@ -385,7 +388,7 @@ static void pl_waitForStops(PLTracee *tracee) {
       if (event == PTRACE_EVENT_CLONE) {
         // The new thread is traced already; it is waited for in its turn.
         unsigned long created = 0;
-        bool known = ptrace(PTRACE_GETEVENTMSG, tid, NULL, &created) == 0;
+        bool known = ptrace(PTRACE_GETEVENTMSG, tid, NULL, &created) == 0 && created != 0;
         ptrace(PTRACE_INTERRUPT, tid, NULL, NULL);
         ptrace(PTRACE_CONT, tid, NULL, NULL);
         if (known && pl_addThread(tracee, (pid_t)created, PLThreadRunning) == NULL) return;

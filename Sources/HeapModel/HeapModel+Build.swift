@@ -32,8 +32,8 @@ extension HeapModel {
     var cTypeIDs: [String: UInt32] = [:]
     /// Each side table's object.
     var sideTableOwner: [Int: Int] = [:]
-    /// Each task slab's task.
-    var slabOwner: [Int: Int] = [:]
+    /// Each task slab's tasks (see ``assignSlabOwners()``).
+    var slabOwners: [Int: [Int]] = [:]
     /// Per type id: its slots, when they are references at fixed offsets only
     /// (the common class): read without walking the layout.
     var simpleSlots: [UnsafeMutableBufferPointer<SimpleSlot>?] = [nil]

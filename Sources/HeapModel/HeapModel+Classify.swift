@@ -167,6 +167,13 @@ extension HeapModel.Builder {
 
   /// Finds each task's slabs: the first from the library (the task's
   /// allocator), the rest linked from it (a slab's second word).
+  ///
+  /// A slab may be claimed by more than one task: the allocator of a task
+  /// that has ended, or a chain's last link, can still point at memory
+  /// another task now uses. Each claim holds it; none takes it from another
+  /// (measured: a leaked task's first slab, taken by another task's stale
+  /// link, left its closure's context to that task; a live task's slab,
+  /// taken the other way, read as leaked).
   mutating func assignSlabOwners() {
     let kinds = model.kinds.base!
     let memory = model.snapshot.memory
@@ -174,16 +181,16 @@ extension HeapModel.Builder {
       let result = swift_reflection_asyncTaskSlabPointer(types.context, UInt64(heap.startPointer[task]))
       guard result.error == nil else { continue }
       var slab = UInt(result.slab)
-      var steps = 0
-      while slab != 0, steps < 4096, let block = heap.index(containing: slab),
-        heap.startPointer[block] == slab,
-        kinds[block] == BlockKind.taskFrames.rawValue, slabOwner[block] == nil
+      var claimed: Set<Int> = []
+      while claimed.count < 4096, slab != 0, let block = heap.index(containing: slab),
+        heap.startPointer[block] == slab, kinds[block] == BlockKind.taskFrames.rawValue,
+        claimed.insert(block).inserted
       {
-        slabOwner[block] = task
+        slabOwners[block, default: []].append(task)
         slab = memory.word(at: slab + 8) ?? 0
-        steps += 1
       }
     }
+    model.claimedSlabs = Set(slabOwners.keys)
   }
 
   /// Names each task after the closure it runs: `Task (closure in
@@ -227,10 +234,10 @@ extension HeapModel.Builder {
   /// Whether an edge from `source` into task slab `slab` can hold it: only
   /// from the slab's own task, or another slab of that task.
   func holdsSlab(_ slab: Int, from source: Int, sourceKind: BlockKind) -> Bool {
-    guard let owner = slabOwner[slab] else { return sourceKind == .task || sourceKind == .taskFrames }
+    guard let owners = slabOwners[slab] else { return sourceKind == .task || sourceKind == .taskFrames }
     switch sourceKind {
-    case .task: return source == owner
-    case .taskFrames: return slabOwner[source] == owner
+    case .task: return owners.contains(source)
+    case .taskFrames: return slabOwners[source]?.contains { owners.contains($0) } ?? false
     default: return false
     }
   }

@@ -55,10 +55,13 @@ extension HeapModel {
       rootKinds.append(kind)
     }
     edges.sort { $0.target & ~Self.interiorBit < $1.target & ~Self.interiorBit }
-    // Free memory holds nothing; a task's frames are held by their task alone.
+    // Free memory holds nothing; a task's frames are held by their task
+    // alone. A slab no live task claims (a task torn down as the program
+    // exits, its thread still holding it) is held as any block is.
     for edge in edges {
-      let targetKind = kind(of: Int(edge.target & ~Self.interiorBit))
-      guard !targetKind.isFree, targetKind != .taskFrames else { continue }
+      let target = Int(edge.target & ~Self.interiorBit)
+      let targetKind = kind(of: target)
+      guard !targetKind.isFree, targetKind != .taskFrames || !claimedSlabs.contains(target) else { continue }
       rootTargets.append(edge.target)
       rootAddresses.append(edge.address)
       rootOrigins.append(edge.origin)

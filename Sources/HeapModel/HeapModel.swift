@@ -101,6 +101,9 @@ public final class HeapModel: @unchecked Sendable {
   /// scan sees), so the table lives as long as the object, weak references
   /// or not.
   var sideTableOfObject: [Int: Int] = [:]
+  /// The task slabs some live task's allocator claims (see
+  /// ``Builder/assignSlabOwners()``): only their task holds them.
+  var claimedSlabs = Set<Int>()
 
   // MARK: Types
 
