@@ -45,12 +45,17 @@ public enum AllocationRecorder {
     return path
   }
 
+  /// This process's `LD_PRELOAD` with the recorder first.
+  public static func preloadList() throws(ProcessLeaksError) -> String {
+    let library = try libraryPath()
+    let preloaded = ProcessInfo.processInfo.environment["LD_PRELOAD"].map { " " + $0 } ?? ""
+    return library + preloaded
+  }
+
   /// This process's environment with the recorder first in `LD_PRELOAD`.
   public static func environment() throws(ProcessLeaksError) -> [String] {
-    let library = try libraryPath()
     var environment = ProcessInfo.processInfo.environment
-    let preloaded = environment["LD_PRELOAD"].map { " " + $0 } ?? ""
-    environment["LD_PRELOAD"] = library + preloaded
+    environment["LD_PRELOAD"] = try preloadList()
     return environment.map { "\($0.key)=\($0.value)" }.sorted()
   }
 

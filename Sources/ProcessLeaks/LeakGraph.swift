@@ -109,6 +109,31 @@ public struct LeakGraph: Sendable, Hashable {
     self.edges = edges
   }
 
+  /// Who keeps whom alive: each block's targets by the references that keep
+  /// their targets alive, and each block's strongly connected component by
+  /// those references. A retain cycle is a component of two or more blocks,
+  /// or of one that keeps itself.
+  struct KeepAlive: Sendable, Hashable {
+    var successors: [[Int]]
+    var component: [Int]
+    var componentCount: Int
+    var keepsItself: Set<Int>
+  }
+
+  /// The references that keep blocks alive, and the components they make.
+  func keepAlive() -> KeepAlive {
+    var successors = [[Int]](repeating: [], count: blocks.count)
+    var keepsItself = Set<Int>()
+    for edge in edges where edge.keepsAlive {
+      successors[edge.from].append(edge.to)
+      if edge.from == edge.to { keepsItself.insert(edge.from) }
+    }
+    let components = StrongComponents(nodeCount: blocks.count, successors: successors)
+    return KeepAlive(
+      successors: successors, component: components.component, componentCount: components.count,
+      keepsItself: keepsItself)
+  }
+
   /// The outgoing edges of each block, in label order of discovery.
   func outgoing() -> [[LeakEdge]] {
     var result = [[LeakEdge]](repeating: [], count: blocks.count)

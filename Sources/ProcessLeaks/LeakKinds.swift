@@ -55,12 +55,13 @@ extension LeakReport {
   /// in one leaked task's frames must not make two leaks one — or a block
   /// outside any cycle that nothing holds. A cycle's members belong to it;
   /// what a leak holds below belongs to the first leak that holds it.
-  static func kinds(of graph: LeakGraph, cycles: [RetainCycle]) -> (kinds: [LeakKind], kindOfBlock: [Int]) {
+  static func kinds(of graph: LeakGraph, cycles: [RetainCycle], keepAlive: LeakGraph.KeepAlive)
+    -> (kinds: [LeakKind], kindOfBlock: [Int])
+  {
     let count = graph.blocks.count
     let outgoing = graph.outgoing()
-    var successors = [[Int]](repeating: [], count: count)
-    for edge in graph.edges where edge.keepsAlive { successors[edge.from].append(edge.to) }
-    let component = StrongComponents(nodeCount: count, successors: successors).component
+    let successors = keepAlive.successors
+    let component = keepAlive.component
     var isHeld = [Bool](repeating: false, count: count)
     for edge in graph.edges where edge.keepsAlive && component[edge.from] != component[edge.to] {
       isHeld[component[edge.to]] = true

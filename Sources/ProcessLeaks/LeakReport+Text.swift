@@ -94,9 +94,7 @@ private struct TreeDrawer {
     self.report = report
     self.limits = limits
     outgoing = report.graph.outgoing()
-    var successors = [[Int]](repeating: [], count: report.graph.blocks.count)
-    for edge in report.graph.edges where edge.keepsAlive { successors[edge.from].append(edge.to) }
-    component = StrongComponents(nodeCount: report.graph.blocks.count, successors: successors).component
+    component = report.keepAlive.component
     drawn = Array(repeating: false, count: report.graph.blocks.count)
   }
 

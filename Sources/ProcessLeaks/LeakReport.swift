@@ -17,6 +17,9 @@ public struct LeakReport: Sendable {
   public var kinds: [LeakKind]
   /// For each reported block, the index in ``kinds`` of the kind that holds it.
   public var kindOfBlock: [Int]
+  /// Who keeps whom alive in ``graph``, computed once for the cycles, the
+  /// kinds and the drawing.
+  let keepAlive: LeakGraph.KeepAlive
 
   /// A retain cycle: blocks that keep each other alive.
   public struct RetainCycle: Sendable, Hashable {
@@ -46,15 +49,18 @@ public struct LeakReport: Sendable {
   public init(graph: LeakGraph, suppressions: Suppressions = Suppressions()) {
     let split = suppressions.split(graph)
     self.graph = split.kept
-    cycles = Self.cycles(in: split.kept)
-    (kinds, kindOfBlock) = Self.kinds(of: split.kept, cycles: cycles)
+    keepAlive = split.kept.keepAlive()
+    cycles = Self.cycles(in: split.kept, keepAlive: keepAlive)
+    (kinds, kindOfBlock) = Self.kinds(of: split.kept, cycles: cycles, keepAlive: keepAlive)
     // A suppressed kind is still listed, under the rule that set it aside.
-    let aside = Self.kinds(of: split.setAside, cycles: Self.cycles(in: split.setAside)).kinds
-    suppressed = split.suppressed.map { leaks in
+    let asideKeepAlive = split.setAside.keepAlive()
+    let aside = Self.kinds(
+      of: split.setAside, cycles: Self.cycles(in: split.setAside, keepAlive: asideKeepAlive),
+      keepAlive: asideKeepAlive
+    ).kinds
+    suppressed = zip(split.suppressed, split.suppressingRules).map { leaks, rule in
       var leaks = leaks
-      leaks.kinds = aside.filter { kind in
-        kind.roots.first.map { suppressions.rules[split.ruleOfSetAside[$0]].pattern == leaks.pattern }
-          ?? false
+      leaks.kinds = aside.filter { kind in kind.roots.first.map { split.ruleOfSetAside[$0] == rule } ?? false
       }
       return leaks
     }
@@ -84,17 +90,10 @@ public struct LeakReport: Sendable {
 
   // MARK: Cycles
 
-  static func cycles(in graph: LeakGraph) -> [RetainCycle] {
-    var successors = [[Int]](repeating: [], count: graph.blocks.count)
-    var selfLoops = Set<Int>()
-    for edge in graph.edges where edge.keepsAlive {
-      successors[edge.from].append(edge.to)
-      if edge.from == edge.to { selfLoops.insert(edge.from) }
-    }
-    let components = StrongComponents(nodeCount: graph.blocks.count, successors: successors)
-    var members = [[Int]](repeating: [], count: components.count)
-    for (block, component) in components.component.enumerated() { members[component].append(block) }
-    return members.filter { $0.count > 1 || ($0.count == 1 && selfLoops.contains($0[0])) }
+  static func cycles(in graph: LeakGraph, keepAlive: LeakGraph.KeepAlive) -> [RetainCycle] {
+    var members = [[Int]](repeating: [], count: keepAlive.componentCount)
+    for (block, component) in keepAlive.component.enumerated() { members[component].append(block) }
+    return members.filter { $0.count > 1 || ($0.count == 1 && keepAlive.keepsItself.contains($0[0])) }
       .map { RetainCycle(root: rootOfCycle($0, in: graph), members: $0.sorted()) }
       .sorted { $0.root < $1.root }
   }

@@ -102,19 +102,14 @@ public struct Suppressions: Sendable, Hashable {
     return Suppressions(rules: rules)
   }
 
-  /// Splits `graph` into what stays reported and what each rule set aside.
-  func apply(to graph: LeakGraph) -> (kept: LeakGraph, suppressed: [LeakReport.SuppressedLeaks]) {
-    guard !rules.isEmpty else { return (graph, []) }
-    let outcome = split(graph)
-    return (outcome.kept, outcome.suppressed)
-  }
-
-  /// Splits `graph` into what stays reported, what each rule set aside, and
-  /// the set-aside blocks as a graph of their own with each block's rule.
+  /// Splits `graph` into what stays reported, what each rule set aside (and
+  /// the index of each such rule), and the set-aside blocks as a graph of
+  /// their own with each block's rule.
   func split(_ graph: LeakGraph) -> (
-    kept: LeakGraph, suppressed: [LeakReport.SuppressedLeaks], setAside: LeakGraph, ruleOfSetAside: [Int]
+    kept: LeakGraph, suppressed: [LeakReport.SuppressedLeaks], suppressingRules: [Int], setAside: LeakGraph,
+    ruleOfSetAside: [Int]
   ) {
-    guard !rules.isEmpty else { return (graph, [], LeakGraph(blocks: [], edges: []), []) }
+    guard !rules.isEmpty else { return (graph, [], [], LeakGraph(blocks: [], edges: []), []) }
     let matchedRule: [Int?] = graph.blocks.map { block in rules.firstIndex { $0.matches(block) } }
     let outgoing = graph.outgoing()
     // Reached from a matched block (and owned by its rule, first come).
@@ -177,14 +172,15 @@ public struct Suppressions: Sendable, Hashable {
     for edge in graph.edges where !kept[edge.from] && kept[edge.to] {
       if let rule = owner[edge.from] { holds[rule].insert(graph.blocks[edge.to].typeName) }
     }
-    let suppressed = rules.indices.filter { counts[$0].blocks > 0 }.map {
+    let suppressingRules = rules.indices.filter { counts[$0].blocks > 0 }
+    let suppressed = suppressingRules.map {
       LeakReport.SuppressedLeaks(
         pattern: rules[$0].pattern, reason: rules[$0].reason, blocks: counts[$0].blocks,
         bytes: counts[$0].bytes,
         holds: holds[$0].sorted())
     }
     return (
-      LeakGraph(blocks: blocks, edges: edges), suppressed,
+      LeakGraph(blocks: blocks, edges: edges), suppressed, suppressingRules,
       LeakGraph(blocks: asideBlocks, edges: moved(asideIndex)),
       ruleOfSetAside
     )

@@ -20,16 +20,15 @@ enum RecorderPreload {
       CommandOutput.error("the allocation recorder did not load: no allocation sites")
       return
     }
-    let library: String
+    let preload: String
     do {
-      library = try AllocationRecorder.libraryPath()
+      preload = try AllocationRecorder.preloadList()
     } catch {
       CommandOutput.error("\(error.description)")
       return
     }
-    let preloaded = getenv("LD_PRELOAD").map { " " + String(cString: $0) } ?? ""
     setenv(marker, "1", 1)
-    setenv("LD_PRELOAD", library + preloaded, 1)
+    setenv("LD_PRELOAD", preload, 1)
     execv("/proc/self/exe", CommandLine.unsafeArgv)
     CommandOutput.error("cannot run again with the allocation recorder: \(String(cString: strerror(errno)))")
   }

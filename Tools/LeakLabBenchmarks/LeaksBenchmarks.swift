@@ -10,6 +10,11 @@ enum LeaksBenchmarks {
   static let directory = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
     .deletingLastPathComponent()
 
+  /// The anchor tool `name` (valgrind, heaptrack) where Debian installs it, or nil.
+  static func installedTool(_ name: String) -> String? {
+    ["/usr/bin/\(name)", "/usr/local/bin/\(name)"].first { FileManager.default.isExecutableFile(atPath: $0) }
+  }
+
   static func run() {
     let leaklab = directory.appendingPathComponent("leaklab").path
     let program = directory.appendingPathComponent("LiveObjects").path
@@ -19,9 +24,7 @@ enum LeaksBenchmarks {
       print("\nleaklab leaks: skipped (build leaklab and LiveObjects in release: make bench does)")
       return
     }
-    let valgrind = ["/usr/bin/valgrind", "/usr/local/bin/valgrind"].first {
-      FileManager.default.isExecutableFile(atPath: $0)
-    }
+    let valgrind = installedTool("valgrind")
     var rows: [[String]] = []
     var memoryRows: [[String]] = []
     for count in [100_000, 1_000_000] {

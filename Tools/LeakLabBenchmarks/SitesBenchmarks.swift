@@ -26,9 +26,7 @@ enum SitesBenchmarks {
       print("\nallocation recorder: skipped (build LiveObjects and LeakLabAllocationRecorder in release)")
       return
     }
-    let heaptrack = ["/usr/bin/heaptrack", "/usr/local/bin/heaptrack"].first {
-      FileManager.default.isExecutableFile(atPath: $0)
-    }
+    let heaptrack = LeaksBenchmarks.installedTool("heaptrack")
     var rows: [[String]] = []
     for count in [100_000, 1_000_000] {
       let arguments = ["\(count)", "100"]
