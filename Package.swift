@@ -277,7 +277,7 @@ let package = Package(
     ),
     .testTarget(name: "StepScriptsTests", dependencies: ["StepScripts"]),
     .testTarget(
-      name: "LeakLintTests", dependencies: ["LeakLint", "Scenarios", "LeakLabTestSupport"],
+      name: "LeakLintTests", dependencies: ["LeakLint", "Scenarios", "LeakLabTestSupport", "ProcessLeaks"],
       exclude: ["Corpus"]),
     .testTarget(
       name: "LeakLabTests",

@@ -98,6 +98,11 @@ public struct ScenarioExplanation {
     for leak in leaks {
       lines.append("  \(leak.name)")
       lines.append("    \(leak.retainPath ?? "no path found")")
+      if let explanation = explanations.first(where: { $0.object.name == leak.name }),
+        let look = explanation.whereToLook
+      {
+        lines.append("    \(look)")
+      }
       if !leak.folded.isEmpty { lines.append("    with: \(leak.folded.joined(separator: ", "))") }
       if let site = leak.allocationSite { lines.append("    \(site)") }
     }

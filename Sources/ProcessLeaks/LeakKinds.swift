@@ -1,3 +1,5 @@
+import RetainGraph
+
 /// A kind of leak: the leaks whose retain cycle reads the same — the same
 /// types joined by the same references — or, for a leak without a cycle,
 /// whose root has the same type; addresses, sizes and whatever hangs below
@@ -26,6 +28,19 @@ public struct LeakKind: Sendable, Hashable {
   public var blocks: Int
   /// Their bytes.
   public var bytes: Int
+  /// The first leak's cycle along its way back to its root, as
+  /// ``signature`` reads it (empty for a leak without a cycle).
+  public var wayBack: [LeakEdge] = []
+  /// Where to look: each block of ``wayBack`` expected gone, and the
+  /// reference to break — one the program's own code made.
+  public var reading: TraceReading?
+  /// The catalogue pattern and lint rule of the cycle's shape, when one matches.
+  public var pattern: LeakPattern?
+  /// The references to look at, as the program names them: `SessionHandler.context`.
+  public var lookAt: [String] = []
+  /// What `leaklab lint` says of the program's sources where it finds the
+  /// kind's pattern (`Sources/App/Socket.swift:42:7: warning: … [stored-closure]`).
+  public var lintLines: [String] = []
 
   /// How many leaks of this kind there are.
   public var count: Int { roots.count }
@@ -69,11 +84,12 @@ extension LeakReport {
     let cycleOfComponent = Dictionary(
       cycles.map { (component[$0.root], $0) }, uniquingKeysWith: { first, _ in first })
     // Every cycle, and each block outside a cycle that nothing holds, in block order.
-    var leaks: [(root: Int, members: [Int], signature: String, isCycle: Bool)] = cycles.map {
-      ($0.root, $0.members, signature(of: $0, in: graph, outgoing: outgoing), true)
+    var leaks: [(root: Int, members: [Int], signature: String, wayBack: [LeakEdge])] = cycles.map {
+      let way = wayBack(of: $0, in: graph, outgoing: outgoing)
+      return ($0.root, $0.members, signature(of: way, root: $0.root, in: graph), way)
     }
     for block in 0..<count where !isHeld[component[block]] && cycleOfComponent[component[block]] == nil {
-      leaks.append((block, [block], groupName(of: graph.blocks[block]), false))
+      leaks.append((block, [block], groupName(of: graph.blocks[block]), []))
     }
     leaks.sort { $0.root < $1.root }
     var kindOfBlock = [Int](repeating: -1, count: count)
@@ -84,11 +100,11 @@ extension LeakReport {
       let index =
         indexOfSignature[leak.signature]
         ?? {
-          kinds.append(
-            LeakKind(
-              id: LeakKind.id(of: leak.signature), signature: leak.signature, isCycle: leak.isCycle,
-              roots: [],
-              blocks: 0, bytes: 0))
+          var kind = LeakKind(
+            id: LeakKind.id(of: leak.signature), signature: leak.signature, isCycle: !leak.wayBack.isEmpty,
+            roots: [], blocks: 0, bytes: 0)
+          kind.read(leak.wayBack, root: leak.root, in: graph)
+          kinds.append(kind)
           indexOfSignature[leak.signature] = kinds.count - 1
           return kinds.count - 1
         }()
@@ -125,14 +141,12 @@ extension LeakReport {
   /// The most types a signature names along a cycle's way back.
   static let longestWayDrawn = 8
 
-  /// The signature of `cycle`: its root's type, then the types along the
-  /// shortest way back to the root through the cycle's members (references
-  /// tried by label, then by type, so equal cycles give equal signatures),
-  /// then the references' labels. A word no metadata describes is `…`.
-  static func signature(of cycle: RetainCycle, in graph: LeakGraph, outgoing: [[LeakEdge]]) -> String {
+  /// The way back of `cycle`: the shortest way from its root through its
+  /// members back to the root (references tried by label, then by type, so
+  /// equal cycles take equal ways), in order.
+  static func wayBack(of cycle: RetainCycle, in graph: LeakGraph, outgoing: [[LeakEdge]]) -> [LeakEdge] {
     let members = Set(cycle.members)
     let blocks = graph.blocks
-    func label(_ edge: LeakEdge) -> String { edge.isConservative ? "…" : edge.label }
     func ordered(_ edges: [LeakEdge]) -> [LeakEdge] {
       edges.filter { $0.keepsAlive && members.contains($0.to) }
         .sorted { (label($0), blocks[$0.to].typeName) < (label($1), blocks[$1.to].typeName) }
@@ -156,16 +170,25 @@ extension LeakReport {
         }
       }
     }
-    guard let closing else { return blocks[cycle.root].typeName }
+    guard let closing else { return [] }
     var path = [closing]
     var block = closing.from
     while block != cycle.root, let edge = parent[block] {
       path.append(edge)
       block = edge.from
     }
-    path.reverse()
-    var types = path.map { blocks[$0.from].typeName }
-    var labels = path.map(label)
+    return path.reversed()
+  }
+
+  /// A reference's label in a signature: a word no metadata describes is `…`.
+  private static func label(_ edge: LeakEdge) -> String { edge.isConservative ? "…" : edge.label }
+
+  /// The signature of a cycle: its root's type, then the types along its
+  /// way back, then the references' labels.
+  static func signature(of wayBack: [LeakEdge], root: Int, in graph: LeakGraph) -> String {
+    guard !wayBack.isEmpty else { return graph.blocks[root].typeName }
+    var types = wayBack.map { graph.blocks[$0.from].typeName }
+    var labels = wayBack.map(label)
     if types.count > longestWayDrawn {
       // A cycle of thousands of nodes reads by its start and its length.
       let rest = types.count - longestWayDrawn
@@ -178,5 +201,81 @@ extension LeakReport {
     case 2: return "\(types[0]) ⇄ \(types[1]) \(joined)"
     default: return (types + [types[0]]).joined(separator: " → ") + " " + joined
     }
+  }
+}
+
+extension LeakKind {
+  /// Reads the first leak: its way back as a retain path, what is expected
+  /// of each block on it, the reference to break, and its pattern.
+  mutating func read(_ way: [LeakEdge], root: Int, in graph: LeakGraph) {
+    wayBack = way
+    let blocks = graph.blocks
+    guard !way.isEmpty else {
+      reading = TraceReading(
+        objects: [.gone("nothing reachable holds it")], suspects: [])
+      return
+    }
+    func info(_ block: Int) -> ObjectInfo {
+      ObjectInfo(address: UInt(block), typeName: blocks[block].typeName, kind: blocks[block].kind.objectKind)
+    }
+    let path = RetainPath(
+      start: info(root),
+      steps: way.map {
+        Reference(
+          label: $0.label, strength: $0.strength, isConservative: $0.isConservative, closure: $0.closure,
+          target: info($0.to))
+      })
+    // A closure context's type names no module: the closure may be the program's.
+    let reading = TraceReading(
+      cycle: path,
+      isProgramCode: {
+        $0.kind == .closureContext ? nil : blocks[Int($0.address)].isProgramType
+      })
+    self.reading = reading
+    lookAt = reading.suspects.map { index in
+      let edge = way[index]
+      guard blocks[edge.from].kind == .closureContext else {
+        return "\(blocks[edge.from].typeName).\(edge.label)"
+      }
+      let closure = way[(index + way.count - 1) % way.count].closure ?? "a closure"
+      return "\(closure) capturing \(blocks[edge.to].typeName) (\(edge.label))"
+    }
+    pattern = LeakPattern.matching(
+      cycle: path, tasks: Set(way.indices.filter { blocks[way[$0].from].kind == .task }))
+  }
+}
+
+extension LeakedBlock.Kind {
+  /// The retain graph's kind of object.
+  var objectKind: ObjectKind {
+    switch self {
+    case .object: .object
+    case .closureContext: .closureContext
+    case .collectionStorage: .collectionStorage
+    case .box, .task: .other
+    case .mallocBlock: .mallocBlock
+    }
+  }
+}
+
+extension LeakKind {
+  /// What the report says under the kind's heading: its pattern, what its
+  /// sources' lint says of it, and the reference to look at.
+  ///
+  /// ```text
+  /// pattern: a handler keeping its channel context (catalogue handler-context, lint rule strong-back-reference)
+  /// look at: SessionHandler.context, the reference to break (◀ suspect below); every block on the cycle is expected gone
+  /// ```
+  public var whereToLookLines: [String] {
+    var lines: [String] = []
+    if let pattern { lines.append(pattern.line) }
+    lines += lintLines.map { "lint: " + $0 }
+    if !lookAt.isEmpty {
+      let noun = lookAt.count == 1 ? "the reference" : "the references"
+      lines.append(
+        "look at: \(lookAt.joined(separator: ", ")), \(noun) to break (◀ suspect below); every block on the cycle is expected gone"
+      )
+    }
+    return lines
   }
 }

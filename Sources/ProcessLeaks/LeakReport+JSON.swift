@@ -140,6 +140,29 @@ struct LeakDocument: Encodable {
     var bytes: Int
     /// The ids of the objects at each leak's root (nil for what a suppression set aside: not listed).
     var roots: [Int]?
+    /// The catalogue pattern and lint rule of the cycle's shape.
+    var pattern: LeakPattern?
+    /// The first leak read as a trace: what is expected of each object on
+    /// its cycle's way back, and which references are the suspects.
+    var trace: Trace?
+    /// What `leaklab lint --sources` found for the pattern in the program's sources.
+    var lint: [String]?
+
+    struct Trace: Encodable {
+      struct Expected: Encodable {
+        var id: Int
+        var expected: String
+        var why: String?
+      }
+      struct Link: Encodable {
+        var from: Int
+        var label: String
+        var to: Int
+        var suspect: Bool
+      }
+      var objects: [Expected]
+      var references: [Link]
+    }
 
     init(_ kind: LeakKind) {
       self.init(kind, listed: true)
@@ -153,6 +176,17 @@ struct LeakDocument: Encodable {
       blocks = kind.blocks
       bytes = kind.bytes
       roots = listed ? kind.roots : nil
+      pattern = kind.pattern
+      lint = kind.lintLines.isEmpty ? nil : kind.lintLines
+      if listed, let reading = kind.reading, let root = kind.roots.first {
+        let ids = [root] + kind.wayBack.dropLast().map(\.to)
+        let suspects = Set(reading.suspects)
+        trace = Trace(
+          objects: zip(ids, reading.objects).map { .init(id: $0, expected: $1.word, why: $1.reason) },
+          references: kind.wayBack.enumerated().map {
+            .init(from: $1.from, label: $1.label, to: $1.to, suspect: suspects.contains($0))
+          })
+      }
     }
   }
 

@@ -49,7 +49,9 @@ extension LeakReport {
       guard let root = kind.roots.first else { continue }
       let blocks = kind.blocks == 1 ? "1 block" : "\(kind.blocks) blocks"
       lines += ["", "KIND \(kind.id): \(kind.count) × \(kind.signature), \(blocks), \(kind.bytes) B"]
-      lines += drawer.draw((root, kind.isCycle))
+      lines += kind.whereToLookLines.map { "   " + $0 }
+      let suspects = Set(kind.reading?.suspects.map { kind.wayBack[$0] } ?? [])
+      lines += drawer.draw((root, kind.isCycle), wayBack: Set(kind.wayBack), suspects: suspects)
     }
     if !suppressed.isEmpty {
       lines += ["", "Suppressed:"]
@@ -98,20 +100,33 @@ private struct TreeDrawer {
     drawn = Array(repeating: false, count: report.graph.blocks.count)
   }
 
-  mutating func draw(_ root: (block: Int, isCycle: Bool)) -> [String] {
+  /// The tree of `root`, the cycle's `wayBack` drawn first under each of
+  /// its blocks (a line limit cuts what hangs below, not the cycle); the
+  /// `suspects` (references to look at) end their line with `◀ suspect`.
+  mutating func draw(
+    _ root: (block: Int, isCycle: Bool), wayBack: Set<LeakEdge> = [], suspects: Set<LeakEdge> = []
+  )
+    -> [String]
+  {
+    func children(_ block: Int) -> [LeakEdge] {
+      let edges = outgoing[block]
+      return edges.filter(wayBack.contains) + edges.filter { !wayBack.contains($0) }
+    }
     let blocks = report.graph.blocks
     var lines = ["\(root.isCycle ? "ROOT CYCLE" : "ROOT LEAK"): \(blocks[root.block])"]
     lines += LeakReport.siteLines(of: blocks[root.block], indent: "   ")
     drawn[root.block] = true
-    // Depth-first, children in field order: (block, depth, next edge).
-    var stack: [(block: Int, depth: Int, next: Int)] = [(root.block, 1, 0)]
+    // Depth-first, children in field order, the cycle's first: (block, depth, edges, next edge).
+    var stack: [(block: Int, depth: Int, edges: [LeakEdge], next: Int)] = [
+      (root.block, 1, children(root.block), 0)
+    ]
     while let top = stack.last {
-      guard top.next < outgoing[top.block].count else {
+      guard top.next < top.edges.count else {
         stack.removeLast()
         continue
       }
       stack[stack.count - 1].next += 1
-      let edge = outgoing[top.block][top.next]
+      let edge = top.edges[top.next]
       if edge.to == top.block && !edge.keepsAlive { continue }
       if lines.count > limits.linesPerTree {
         let remaining = undrawnReachable(from: root.block)
@@ -129,16 +144,20 @@ private struct TreeDrawer {
           !edge.keepsAlive
           ? "" : component[edge.to] == component[root.block] ? "CYCLE BACK TO " : "(shown above) "
         let closure = edge.closure.map { "\($0) → " } ?? ""
-        lines.append(indent + prefix(of: edge) + closure + back + "\(target)")
+        lines.append(indent + prefix(of: edge) + closure + back + "\(target)" + mark(edge, suspects))
         continue
       }
-      lines.append(indent + prefix(of: edge) + describe(edge, target: target))
+      lines.append(indent + prefix(of: edge) + describe(edge, target: target) + mark(edge, suspects))
       lines += LeakReport.siteLines(of: target, indent: indent + "   ")
       guard edge.keepsAlive else { continue }
       drawn[edge.to] = true
-      if top.depth < limits.depth { stack.append((edge.to, top.depth + 1, 0)) }
+      if top.depth < limits.depth { stack.append((edge.to, top.depth + 1, children(edge.to), 0)) }
     }
     return lines
+  }
+
+  private func mark(_ edge: LeakEdge, _ suspects: Set<LeakEdge>) -> String {
+    suspects.contains(edge) ? "   ◀ suspect" : ""
   }
 
   /// `completion: `, `delegate (weak): `, `word 3 (conservative): `.

@@ -17,11 +17,14 @@ extension ReferenceGraph {
   ///
   /// Each explained object is marked leaked. The start of a root path is a
   /// root unless it is itself explained (a leak held by another leak hangs
-  /// off that leak's cycle). In each cycle one edge is the culprit, the
-  /// reference to break: the last closure capture on it (what `[weak self]`
-  /// changes), else the edge that closes it as seen from the first object
-  /// explained; a cycle already marked by an earlier explanation gets no
-  /// second one. An object nothing visible holds is a lone node saying so.
+  /// off that leak's cycle). The culprits are the references to look at
+  /// (``RetainGraph/TraceReading``): in each cycle the one to break — the
+  /// last closure capture on it (what `[weak self]` changes), else the edge
+  /// that closes it as seen from the first object explained — and on a path
+  /// from a true root those from the last object expected alive (the root,
+  /// a long-lived object) to the leak; a cycle already marked by an earlier
+  /// explanation gets no second one. An object nothing visible holds is a
+  /// lone node saying so.
   ///
   /// Closure contexts become closure nodes that say where the closure was
   /// written and what it captures. A closure that captures only one object
@@ -81,12 +84,15 @@ struct ExplanationGraphBuilder {
       case .cycle(let path):
         let added = add(path)
         pathEdges.append(added)
-        if !added.contains(where: culprits.contains), let culprit = Self.culprit(in: path, edges: added) {
-          culprits.insert(culprit)
+        if !added.contains(where: culprits.contains) {
+          culprits.formUnion(TraceReading(cycle: path).suspects.map { added[$0] })
         }
       case .heldByRoot(let path):
-        pathEdges.append(add(path))
+        let added = add(path)
+        pathEdges.append(added)
         if !subjects.contains(path.start.address) { roots.insert(path.start.address) }
+        let reading = TraceReading(rootPath: path) { subjects.contains($0.address) ? "it leaked" : nil }
+        culprits.formUnion(reading.suspects.map { added[$0] })
       case .notVisible(let retainCount):
         pathEdges.append([])
         notVisible[explanation.object.address] = retainCount
@@ -174,16 +180,6 @@ struct ExplanationGraphBuilder {
       from = to
     }
     return indices
-  }
-
-  /// The edge to break in a cycle: its last closure capture, else its last edge.
-  static func culprit(in path: RetainPath, edges: [Int]) -> Int? {
-    let captures = path.steps.indices.filter { index in
-      let step = path.steps[index]
-      return step.label.hasPrefix("captures") || (step.closure != nil && step.target.kind != .closureContext)
-    }
-    guard let index = captures.last ?? path.steps.indices.last else { return nil }
-    return edges[index]
   }
 
   // MARK: Naming

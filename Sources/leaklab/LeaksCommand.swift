@@ -2,6 +2,10 @@ import ArgumentParser
 import Foundation
 import ProcessLeaks
 
+#if !LEAKLAB_WITHOUT_LINT
+  import LeakLint
+#endif
+
 /// `leaklab leaks -- PROGRAM [ARGS…]` and `leaklab leaks --pid PID`: every
 /// leaked Swift object of a Linux program, with its type and retain cycles.
 ///
@@ -77,6 +81,12 @@ struct LeaksCommand: ParsableCommand {
   )
   var stacks = false
 
+  @Option(
+    help: ArgumentHelp(
+      "The program's sources: each kind whose pattern `leaklab lint` finds there names the line.",
+      valueName: "folder"))
+  var sources: String?
+
   @Argument(parsing: .captureForPassthrough, help: "The program and its arguments, after `--`.")
   var program: [String] = []
 
@@ -96,6 +106,9 @@ struct LeaksCommand: ParsableCommand {
   func run() throws {
     let suppressions = try loadSuppressions()
     let earlier = loadBaseline()
+    if let sources, !FileManager.default.fileExists(atPath: sources) {
+      Self.fail("--sources: no such file or folder: \(sources)")
+    }
     let command = program.first == "--" ? Array(program.dropFirst()) : program
     let outcome: LeakCheckOutcome
     do {
@@ -118,7 +131,8 @@ struct LeaksCommand: ParsableCommand {
       }
       throw ExitCode(2)
     }
-    let report = LeakReport(graph: analysis.graph, suppressions: suppressions)
+    var report = LeakReport(graph: analysis.graph, suppressions: suppressions)
+    annotateSources(&report)
     let comparison = earlier.map { BaselineComparison(report: report, baseline: $0, file: baseline ?? "") }
     let text =
       json
@@ -140,6 +154,26 @@ struct LeaksCommand: ParsableCommand {
       ?? report.kinds.contains { gatedKinds.contains($0.id) }
     throw ExitCode(Self.exitStatus(process: outcome.process, hasLeaks: fails))
   }
+
+  #if LEAKLAB_WITHOUT_LINT
+    /// An instrumented build has no lint (see Package.swift).
+    private func annotateSources(_ report: inout LeakReport) {
+      if sources != nil { Self.fail("--sources needs `leaklab lint`, which this build leaves out") }
+    }
+  #else
+    /// Each kind with what `leaklab lint` finds of its pattern in --sources.
+    private func annotateSources(_ report: inout LeakReport) {
+      guard let sources else { return }
+      do {
+        let findings = try Linter().lint(paths: [sources]).findings
+        report.kinds = LeakKindSources.annotate(report.kinds, graph: report.graph, findings: findings)
+      } catch let error as LintError {
+        Self.fail("--sources: " + error.description)
+      } catch {
+        Self.fail("--sources: \(error)")
+      }
+    }
+  #endif
 
   /// The kinds of the --baseline report (exits on a file that is none).
   private func loadBaseline() -> LeakBaseline? {

@@ -36,8 +36,10 @@ import Testing
         "   1 × FeedService ⇄ LoadFeedUseCase (completion, service)  [\(Self.cycleID)]",
         "",
         "KIND \(Self.cycleID): 1 × FeedService ⇄ LoadFeedUseCase (completion, service), 2 blocks, 80 B",
+        "   pattern: a stored closure capturing its owner (catalogue closure-capture, lint rule stored-closure)",
+        "   look at: FeedService.completion, the reference to break (◀ suspect below); every block on the cycle is expected gone",
         "ROOT CYCLE: <FeedService 0x1000 48 B>",
-        "   completion: closure in LoadFeedUseCase.start() → captures <LoadFeedUseCase 0x2000 32 B>",
+        "   completion: closure in LoadFeedUseCase.start() → captures <LoadFeedUseCase 0x2000 32 B>   ◀ suspect",
         "      service: CYCLE BACK TO <FeedService 0x1000 48 B>",
       ])
   }
@@ -260,4 +262,64 @@ import Testing
 
 extension LeakBaseline {
   static func decodeOrNil(_ data: Data) -> LeakBaseline? { try? decode(data) }
+}
+
+/// Where a kind's report says to look: its pattern and its suspect reference.
+@Suite struct LeakKindWhereToLookTests {
+  @Test func aHandlerContextKindNamesItsPatternAndTheProgramsReferenceAsTheSuspect() throws {
+    let report = LeakReport(graph: LeakKindTests.handlerLeaks(2))
+    let kind = try #require(report.kinds.first)
+    #expect(kind.pattern?.scenario == "handler-context")
+    #expect(kind.lookAt == ["SessionHandler.context"])
+    let lines = report.textLines()
+    #expect(
+      lines.contains(
+        "   look at: SessionHandler.context, the reference to break (◀ suspect below); every block on the cycle is expected gone"
+      ))
+    // The cycle is drawn first under its root, the suspect marked, the library's reference back not.
+    let root = try #require(lines.firstIndex { $0.hasPrefix("ROOT CYCLE: ") })
+    #expect(lines[root + 1] == "   context: <ChannelHandlerContext 0x100000 96 B>   ◀ suspect")
+    #expect(lines[root + 2] == "      handler: CYCLE BACK TO <SessionHandler 0x100100 48 B>")
+  }
+
+  /// A cycle through a closure (`completion` names the closure that captures
+  /// the use case) is the stored-closure pattern, and the capture is the suspect.
+  @Test func aStoredClosureCapturingItsOwnerIsTheClosureCapturePatternWithTheCaptureAsSuspect() throws {
+    let blocks = [
+      LeakKindTests.block(0x100, "FeedService", size: 48),
+      LeakKindTests.block(0x200, "LoadFeedUseCase", size: 48),
+    ]
+    let edges = [
+      LeakEdge(
+        from: 0, to: 1, label: "completion", strength: .strong, closure: "closure in LoadFeedUseCase.start()"),
+      LeakEdge(from: 1, to: 0, label: "service", strength: .strong),
+    ]
+    let report = LeakReport(graph: LeakGraph(blocks: blocks, edges: edges))
+    let kind = try #require(report.kinds.first)
+    #expect(kind.pattern == LeakPattern.all.first { $0.pattern.scenario == "closure-capture" }?.pattern)
+    #expect(kind.lookAt == ["FeedService.completion"])
+    #expect(kind.whereToLookLines.first == kind.pattern?.line)
+  }
+
+  @Test func aLeakWithoutACycleHasNoPatternAndNoSuspect() throws {
+    let report = LeakReport(graph: LeakGraph(blocks: [LeakKindTests.block(0x100, "Orphan")], edges: []))
+    let kind = try #require(report.kinds.first)
+    #expect(kind.pattern == nil)
+    #expect(kind.lookAt.isEmpty)
+    #expect(kind.reading?.objects == [.gone("nothing reachable holds it")])
+  }
+
+  @Test func theJSONSaysWhatIsExpectedOfEachObjectAndWhichReferenceIsTheSuspect() throws {
+    let report = LeakReport(graph: LeakKindTests.handlerLeaks(1))
+    let process = CheckedProcess(pid: 1, executable: "/bin/app", arguments: [], mode: .launched)
+    let document = try JSONSerialization.jsonObject(with: report.json(process: process)) as? [String: Any]
+    let kinds = document?["kinds"] as? [[String: Any]]
+    let kind = try #require(kinds?.first)
+    #expect((kind["pattern"] as? [String: String])?["lintRule"] == "strong-back-reference")
+    let trace = try #require(kind["trace"] as? [String: Any])
+    let expected = (trace["objects"] as? [[String: Any]])?.compactMap { $0["expected"] as? String }
+    #expect(expected == ["gone", "gone"])
+    let suspects = (trace["references"] as? [[String: Any]])?.filter { $0["suspect"] as? Bool == true }
+    #expect(suspects?.compactMap { $0["label"] as? String } == ["context"])
+  }
 }

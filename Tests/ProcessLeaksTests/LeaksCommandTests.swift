@@ -23,8 +23,10 @@ import Testing
            1 × \(signature)  [\(id)]
 
         KIND \(id): 1 × \(signature), 3 blocks, 168 B
+           pattern: a stored closure capturing its owner (catalogue closure-capture, lint rule stored-closure)
+           look at: FeedService.completion, the reference to break (◀ suspect below); every block on the cycle is expected gone
         ROOT CYCLE: <FeedService 0x… 56 B>
-           completion: closure in LoadFeedUseCase.start(leaky:) → captures <LoadFeedUseCase 0x… 40 B>
+           completion: closure in LoadFeedUseCase.start(leaky:) → captures <LoadFeedUseCase 0x… 40 B>   ◀ suspect
               service: CYCLE BACK TO <FeedService 0x… 56 B>
               items: <Array storage 0x… 72 B>
 
