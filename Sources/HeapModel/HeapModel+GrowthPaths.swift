@@ -15,6 +15,18 @@ extension HeapModel {
     /// The root, then each block with the reference that reaches it:
     /// `global auditTrail in AuditTrail`, `Array<AuditRecord> storage`, `[249]: AuditRecord`.
     public var steps: [String]
+    /// Each block's census name (``steps`` names the root first, then these).
+    public var typeNames: [String] = []
+    /// For each block, the reference that reaches it (the first's from the root).
+    public var hops: [Hop] = []
+
+    /// The reference that reaches one block of the path.
+    public struct Hop: Sendable, Hashable {
+      /// `[249]`, `records`, `word 3`; empty from the root.
+      public var label: String
+      /// Whether it is a word no metadata describes.
+      public var isConservative: Bool
+    }
 
     /// Whether the path starts where a program keeps things for good: a
     /// global, thread-local storage or a registered root (not a stack, a
@@ -54,7 +66,13 @@ extension HeapModel {
       guard let block = block(containing: address), self.block(block).address == address,
         let path = pathToRoot(from: block, accepts: GrowthPath.isLasting).path
       else { continue }
-      let found = GrowthPath(address: address, root: path.root.kind, steps: describeSteps(path))
+      var found = GrowthPath(address: address, root: path.root.kind, steps: describeSteps(path))
+      found.typeNames = path.blocks.map(censusLabel(of:))
+      found.hops =
+        [GrowthPath.Hop(label: "", isConservative: false)]
+        + path.edges.map {
+          GrowthPath.Hop(label: label(of: $0).text, isConservative: $0.kind == .conservative)
+        }
       if found.isFromLastingRoot { return found }
       if fallback == nil { fallback = found }
     }

@@ -110,6 +110,10 @@ public struct CensusDocument: Codable, Sendable {
       public var path: [String]?
       /// The path's root kind: `global`, `threadLocal`, `stack`, …
       public var pathRoot: String?
+      /// What is expected of each step of `path`: `alive`, `gone` or `unknown`.
+      public var pathExpected: [String]?
+      /// The indices into `path` of the steps reached by a suspect reference.
+      public var pathSuspects: [Int]?
       /// Where most of its instances were allocated (`--stacks`): the text report's line.
       public var allocatedIn: String?
     }
@@ -130,11 +134,13 @@ public struct CensusDocument: Codable, Sendable {
     if let comparison = taken.comparison {
       func change(_ change: CensusDiff.Change) -> Diff.Change {
         let path = comparison.paths[change.key]
+        let reading = path?.reading(grown: CensusRun.grownReason(change))
         return Diff.Change(
           key: change.key, name: change.name, kind: "\(change.kind)", module: change.module,
           programType: change.isProgramType, oldCount: change.oldCount, newCount: change.newCount,
           growth: change.growth, oldBytes: change.oldBytes, newBytes: change.newBytes,
           newInstances: change.newInstances, path: path?.steps, pathRoot: path.map { Self.rootName($0.root) },
+          pathExpected: reading?.objects.map(\.word), pathSuspects: reading?.suspects.map { $0 + 1 },
           allocatedIn: comparison.sites[change.key]?.summary)
       }
       diff = Diff(

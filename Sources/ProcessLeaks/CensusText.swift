@@ -54,6 +54,10 @@ public enum CensusText {
             + signedBytes(change.byteGrowth))
         if let path = comparison.paths[change.key] {
           lines.append(String(repeating: " ", count: 12) + path.text)
+          let reading = path.reading(grown: CensusRun.grownReason(change))
+          if let look = reading.whereToLook(onRootPath: path.retainPath) {
+            lines.append(String(repeating: " ", count: 12) + look)
+          }
         }
         if let site = comparison.sites[change.key] {
           lines.append(String(repeating: " ", count: 12) + site.summary)

@@ -24,11 +24,11 @@ public struct TraceReading: Sendable, Hashable {
     /// Nothing says.
     case unknown
 
-    /// `expected alive (a root)`, `expected gone (closed 1.0 s ago)`, `unknown`.
+    /// `expected alive: a root`, `expected gone: closed 1.0 s ago`, `unknown`.
     public var description: String {
       switch self {
-      case .alive(let why): "expected alive (\(why))"
-      case .gone(let why): "expected gone (\(why))"
+      case .alive(let why): "expected alive: \(why)"
+      case .gone(let why): "expected gone: \(why)"
       case .unknown: "unknown"
       }
     }
@@ -147,6 +147,36 @@ public struct TraceReading: Sendable, Hashable {
   static let singletonMarkers = ["shared", "default", "instance", "singleton"]
 }
 
+extension TraceReading {
+  /// `look at: captures InboxScreen#1, the reference to break`; nil with no suspect.
+  public func whereToLook(onCycle path: RetainPath) -> String? {
+    guard !suspects.isEmpty else { return nil }
+    return "look at: \(suspects.map { path.steps[$0].step }.joined(separator: " → ")), the reference to break"
+  }
+
+  /// `look at: observers → [49].handler, between global eventHub (expected
+  /// alive: a root) and RequestSession (expected gone: its count grew by
+  /// 50)`: the suspects by their labels (a reference from the root by what
+  /// it reaches); nil with no suspect.
+  public func whereToLook(onRootPath path: RetainPath) -> String? {
+    guard !suspects.isEmpty else { return nil }
+    let steps = suspects.map {
+      path.steps[$0].label.isEmpty ? path.steps[$0].target.name : path.steps[$0].label
+    }
+    let named = zip(path.objects, objects)
+    var bounds: [String] = []
+    if let (object, expectation) = named.reversed().first(where: {
+      if case .alive = $0.1 { true } else { false }
+    }) {
+      bounds.append("\(object.name) (\(expectation))")
+    }
+    if let (object, expectation) = named.first(where: { if case .gone = $0.1 { true } else { false } }) {
+      bounds.append("\(object.name) (\(expectation))")
+    }
+    return "look at: \(steps.joined(separator: " → ")), between " + bounds.joined(separator: " and ")
+  }
+}
+
 extension RetainPath {
   /// The path's objects: its start, then each step's target.
   public var objects: [ObjectInfo] { [start] + steps.map(\.target) }
@@ -178,23 +208,9 @@ extension Explanation {
   /// expected gone: it was expected to be freed)`; nil when the trace names
   /// no suspect.
   public var whereToLook: String? {
-    guard let path, let reading, !reading.suspects.isEmpty else { return nil }
-    let steps = reading.suspects.map { path.steps[$0].step }.joined(separator: " → ")
-    if case .cycle = verdict { return "look at: \(steps), the reference to break" }
-    let objects = path.objects
-    var bounds: [String] = []
-    for (index, expectation) in reading.objects.enumerated().reversed() {
-      if case .alive(let why) = expectation {
-        bounds.append("\(objects[index].name), expected alive: \(why)")
-        break
-      }
-    }
-    for (index, expectation) in reading.objects.enumerated() {
-      if case .gone(let why) = expectation {
-        bounds.append("\(objects[index].name), expected gone: \(why)")
-        break
-      }
-    }
-    return "look at: \(steps) (between " + bounds.joined(separator: "; and ") + ")"
+    guard let path, let reading else { return nil }
+    if case .cycle = verdict { return reading.whereToLook(onCycle: path) }
+    return reading.whereToLook(onRootPath: path)
   }
+
 }

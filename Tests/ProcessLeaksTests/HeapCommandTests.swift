@@ -123,6 +123,10 @@ import Testing
     #expect(path.first == "global \(pattern.global) in GrowingHeap", "\(path)")
     #expect(path.last?.hasSuffix(": \(pattern.type)") == true, "\(path)")
     #expect(grown.pathRoot == "global")
+    // Where to look: the global expected alive, the new instance expected gone, every reference between suspect.
+    let expected = grown.pathExpected ?? []
+    #expect(expected.first == "alive" && expected.last == "gone", "\(expected)")
+    #expect(grown.pathSuspects == Array(1..<path.count))
 
     // Still running, still answering.
     #expect(try fixture.handle(1) == 251)
@@ -166,6 +170,11 @@ import Testing
     #expect(text.status == 1)
     #expect(text.output.contains("       +20  AuditRecord  [GrowingHeap, program]  5 → 25, +"))
     #expect(text.output.contains("            global auditTrail in GrowingHeap → "))
+    // The new instance shown is one of the 20: its index is one of theirs.
+    let lookAt =
+      /\ {12}look at: Array<AnyObject> storage → \[(\d+)\], between global auditTrail in GrowingHeap \(expected alive: a root\) and AuditRecord \(expected gone: its count grew by 20\)\n/
+    let index = try #require(text.output.firstMatch(of: lookAt).flatMap { Int($0.1) }, "\(text.output)")
+    #expect((5..<25).contains(index))
     #expect(
       text.output.contains("1 type matching --gate grew by more than 19 (--threshold): AuditRecord +20"))
     let higher = try LeaksCommand.run(

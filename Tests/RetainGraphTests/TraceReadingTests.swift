@@ -130,8 +130,8 @@ import Testing
       visitedCount: 3)
     #expect(
       held.whereToLook
-        == "look at: screen: ProfileScreen#1 (between NotificationCenter, expected alive: the notification center "
-        + "lives as long as the process; and ProfileScreen#1, expected gone: it was expected to be freed)")
+        == "look at: screen, between NotificationCenter (expected alive: the notification center lives as long "
+        + "as the process) and ProfileScreen#1 (expected gone: it was expected to be freed)")
     let cycle = Explanation(
       object: Self.handler, verdict: .cycle(Self.handlerCycle), method: .remoteMirror, isTruncated: false,
       visitedCount: 2)
