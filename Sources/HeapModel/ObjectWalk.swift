@@ -113,11 +113,10 @@ package struct ObjectWalk {
       }
     case .stringStorage:
       covered = size
-      // Code units only, unless the string keeps breadcrumbs (a pointer to them).
-      if size >= Int(SOLStringHeaderSize),
-        bytes.load(fromByteOffset: Int(SOLStringCapacityFlagsOffset), as: UInt64.self) >> 63 == 1
-      {
-        visitor.opaque(from: Int(SOLStringHeaderSize), to: size, context: SlotContext())
+      if let offset = Self.breadcrumbsOffset(bytes, size: size) {
+        visitor.reference(
+          bytes.load(fromByteOffset: offset, as: UInt.self), at: offset, kind: .strong,
+          slot: .reference(offset: offset, strength: .strong, label: "breadcrumbs"), context: SlotContext())
       }
     case .empty:
       covered = size
@@ -220,6 +219,23 @@ package struct ObjectWalk {
         bytes.load(fromByteOffset: offset, as: UInt.self), at: offset, kind: .strong,
         slot: .reference(offset: 0, strength: .strong, label: ""), context: context)
     }
+  }
+
+  /// Where a string's storage keeps its one reference, the pointer to its
+  /// breadcrumbs (UTF-16 offsets), when it has room for one: the word after
+  /// its real capacity (the top bit of its capacity-and-flags says it is
+  /// there; the low 48 bits are the capacity, code units and nul). The rest
+  /// is code units, spare capacity never written and malloc's slack: no
+  /// word there is a reference, though an unwritten one keeps what the block
+  /// held before (the app's explanation of a leak, in a string, "held" the
+  /// leak through such a word).
+  static func breadcrumbsOffset(_ bytes: UnsafeRawPointer, size: Int) -> Int? {
+    guard size >= Int(SOLStringHeaderSize) else { return nil }
+    let flags = bytes.load(fromByteOffset: Int(SOLStringCapacityFlagsOffset), as: UInt64.self)
+    guard flags >> 63 == 1 else { return nil }
+    let capacity = Int(flags & ((1 << 48) - 1))
+    let offset = Int(SOLStringHeaderSize) + ((capacity + 7) & ~7)
+    return offset + 8 <= size ? offset : nil
   }
 
   /// How far a storage object extends, from its header (`count` bytes read

@@ -57,16 +57,20 @@ public final class RetainExplainer: Sendable {
   /// immutable except the weak reference, which the runtime reads and
   /// clears atomically; the object is only ever loaded to be inspected on the
   /// calling thread, as with the objects passed to ``explain(_:)``.
+  ///
+  /// It keeps no address of its object (no `ObjectIdentifier`): a root is
+  /// compared by loading its weak reference. A registered leak is the very
+  /// object the next memory search explains, and a plain address in the
+  /// explainer's memory reads as an unsafe pointer that holds it (the app's
+  /// live overlay said "held from memory no metadata describes").
   private final class Root: @unchecked Sendable {
     weak var object: AnyObject?
-    let identifier: ObjectIdentifier
     let name: String?
     /// For a leak (``registerLeak(_:inCycle:)``): whether it leaked in a cycle.
     let leakedInCycle: Bool?
 
     init(object: AnyObject, name: String?, leakedInCycle: Bool? = nil) {
       self.object = object
-      self.identifier = ObjectIdentifier(object)
       self.name = name
       self.leakedInCycle = leakedInCycle
     }
@@ -145,15 +149,15 @@ public final class RetainExplainer: Sendable {
 
   private func register(_ entry: Root) {
     roots.withLock { roots in
-      roots.removeAll { $0.object == nil || $0.identifier == entry.identifier }
+      let object = entry.object
+      roots.removeAll { $0.object == nil || $0.object === object }
       roots.append(entry)
     }
   }
 
   /// Stops searching from `root`.
   public func unregisterRoot(_ root: AnyObject) {
-    let identifier = ObjectIdentifier(root)
-    roots.withLock { roots in roots.removeAll { $0.object == nil || $0.identifier == identifier } }
+    roots.withLock { roots in roots.removeAll { $0.object == nil || $0.object === root } }
   }
 
   /// The number of registered roots still alive.
@@ -325,8 +329,8 @@ public final class RetainExplainer: Sendable {
   func rootNamesByIdentifier() -> [ObjectIdentifier: String] {
     roots.withLock { roots in
       var names: [ObjectIdentifier: String] = [:]
-      for root in roots where root.object != nil {
-        if let name = root.name { names[root.identifier] = name }
+      for root in roots {
+        if let object = root.object, let name = root.name { names[ObjectIdentifier(object)] = name }
       }
       return names
     }

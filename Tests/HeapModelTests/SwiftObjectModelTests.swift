@@ -146,6 +146,46 @@ import Testing
     }
   }
 
+  /// A string's storage holds one reference at most: its breadcrumbs, in
+  /// the word after its capacity. Its spare capacity and the malloc block's
+  /// slack past it are never written: they keep what the block held before
+  /// (in the app, an explanation's string "held" the leak it explained).
+  /// Large storages have spare capacity, small ones slack too.
+  @Test(arguments: [(reserved: 200, characters: 40), (reserved: 70, characters: 34)])
+  func aStringsStorageHoldsItsBreadcrumbsAndNotTheStaleWordsAroundThem(reserved: Int, characters: Int) throws
+  {
+    let victim = Victim()
+    var text = ""
+    text.reserveCapacity(reserved)
+    text += String(repeating: "é", count: characters)  // not ASCII: its UTF-16 offsets need breadcrumbs
+    #expect(text.utf16.count == characters)
+    let start = try #require(text.utf8.withContiguousStorageIfAvailable { UInt(bitPattern: $0.baseAddress!) })
+    let storage = start - 32
+    let flags = try #require(ProcessMemory.current.word(at: storage + 16))
+    #expect(flags >> 63 == 1, "the storage has room for breadcrumbs")
+    let breadcrumbsAt = 32 + ((Int(flags & ((1 << 48) - 1)) + 7) & ~7)
+    let breadcrumbs = try #require(ProcessMemory.current.word(at: storage + UInt(breadcrumbsAt)))
+    // Every word the string never writes points at the victim: past the code
+    // units and the nul, and past the breadcrumbs.
+    let usable = mvt_usableSize(UnsafeRawPointer(bitPattern: storage))
+    let firstUnwritten = (32 + 2 * characters + 1 + 7) & ~7
+    let unwritten =
+      Array(stride(from: firstUnwritten, to: breadcrumbsAt, by: 8))
+      + Array(stride(from: breadcrumbsAt + 8, to: usable, by: 8))
+    #expect(!unwritten.isEmpty)
+    for offset in unwritten { mvt_writeWord(storage + UInt(offset), Self.address(of: victim)) }
+    try withExtendedLifetime((text, victim)) {
+      let (model, blocks) = try Self.model(of: [victim])
+      let block = try #require(model.block(containing: storage))
+      #expect(model.kind(of: block) == .stringStorage)
+      let edges = model.edges(from: block)
+      #expect(!edges.contains { $0.target == blocks[0] }, "a stale word holds the victim")
+      let labels = model.labels(ofEdgesFrom: block)
+      #expect(edges.map { "\(labels[$0.position]?.text ?? "?") \($0.kind)" } == ["breadcrumbs strong"])
+      #expect(edges.first.map { model.block(containing: breadcrumbs) == $0.target } == true)
+    }
+  }
+
   /// The strong count says how many strong references exist: when the exact
   /// ones account for all, a word of C memory that points at the object is
   /// stale and holds nothing.

@@ -1,5 +1,6 @@
 import Foundation
 import LeakLab
+import LeakLabTestSupport
 import Scenarios
 import StepScripts
 import TerminalAutomation
@@ -125,6 +126,44 @@ struct EndToEndTests {
 
     try session.sendKeys("q")
     try expectRestoredAfterExit(session, status: 0)
+  }
+
+  /// The live app searches its own memory in the background for what holds
+  /// each leak: its own bookkeeping (the background queue's closures, the
+  /// explanation log and its strings) is never a root path of a scenario's
+  /// object. Seen at 80×24: "also held from root: global static
+  /// BackgroundWork.shared" through a word in an explanation's string.
+  @Test(.memoryViewSupported) func aLeaksRootPathNeverRunsThroughTheAppsOwnBookkeeping() throws {
+    let session = try TmuxSession(
+      command: [LeakLabBinary.path], size: Size(width: 80, height: 24), environment: ["LEAKLAB_TOUR": "off"])
+    defer { session.kill() }
+    try waitForLabel("No issues detected", in: session)
+    let index = try #require(Catalogue.all.firstIndex { $0.id == "closure-capture" })
+    for _ in 0..<index { try session.sendKeys("Down") }
+    try session.sendKeys("Enter")
+    try session.waitFor(text: "Phone · strong")
+    try session.sendKeys("1")
+    try closeScenario(in: session)
+    try waitForLabel("Leaked: LoadFeedUseCase#1, FeedService#1", in: session)
+    try session.sendKeys("Tab", "Tab", "Tab")
+    try session.waitUntil("the detector's focus") { $0.last?.hasPrefix(" Detector ") == true }
+    for (position, name) in ["LoadFeedUseCase#1", "FeedService#1"].enumerated() {
+      if position > 0 { try session.sendKeys("Down") }
+      // The memory search's answer (it accounts for the strong references) replaces the quick one.
+      var path = ""
+      let deadline = ContinuousClock.now + .seconds(30)
+      while !path.contains("strong reference"), ContinuousClock.now < deadline {
+        try session.sendKeys("y")
+        usleep(200_000)
+        path = session.clipboard() ?? ""
+      }
+      #expect(path.hasPrefix("retain cycle: \(name) → "), "\(path)")
+      #expect(path.contains(" found"), "the memory search answered: \(path)")
+      #expect(!path.contains("held from root"), "\(name): \(path)")
+      #expect(!path.contains("held from memory no metadata describes"), "\(name): \(path)")
+    }
+    let screen = try session.capture().joined(separator: "\n")
+    #expect(!screen.contains("held from root") && !screen.contains("BackgroundWork"), "\(screen)")
   }
 
   /// The explain view in the real terminal: the cycle drawn, the fix, PgDn scrolls.

@@ -1,4 +1,7 @@
 import Foundation
+import HeapModel
+import LeakLabTestSupport
+import MemoryView
 import Testing
 
 @testable import RetainGraph
@@ -60,6 +63,25 @@ import Testing
     }
     #expect(weakRoot == nil)
     #expect(explainer.rootCount == 0)
+  }
+
+  /// The app registers each leak it explains as a root for the next ones:
+  /// the registration is a weak reference, and no address of the leak stays
+  /// in the explainer's memory (a plain one reads as an unsafe pointer that
+  /// holds it, and the memory search explaining the leak believed it).
+  @Test(.memoryViewSupported) func aRegisteredLeakLeavesNoWordInTheExplainerThatHoldsIt() throws {
+    let explainer = RetainExplainer(searchesMemory: false)
+    let leak = Screen()
+    explainer.registerLeak(leak, inCycle: true)
+    explainer.registerRoot(PendingWork(), name: "scheduler")
+    try withExtendedLifetime((explainer, leak)) {
+      let model = try HeapModel(snapshot: try ProcessSnapshot.ofFrozenCopy())
+      let block = try #require(model.block(containing: RetainExplainer.address(of: leak)))
+      let holders = model.edges(into: block).filter { $0.kind != .back && $0.kind != .conservative }.map {
+        model.describe($0.source)
+      }
+      #expect(holders.isEmpty, "\(holders)")
+    }
   }
 
   @Test func unregisteredRootsAreNotSearched() {
