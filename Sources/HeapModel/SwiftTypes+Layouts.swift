@@ -270,7 +270,7 @@ extension SwiftTypes {
     var result = ValueSlots.none
     for (index, offset) in offsets.enumerated() {
       let field = child(UInt32(index))
-      let name = field.name.map { String(cString: $0) } ?? "\(index)"
+      let name = field.name.map { TypeNames.fieldLabel(String(cString: $0)) } ?? "\(index)"
       let next = sortedStarts.first { $0 > offset } ?? end
       result.append(slotsOfChild(field, size: max(0, next - offset)).nested(at: offset, under: name))
     }

@@ -113,7 +113,7 @@ extension SwiftTypes {
     for (index, entry) in children.enumerated() {
       var label = ""
       if labelled {
-        let name = entry.child.name.map { String(cString: $0) } ?? ""
+        let name = entry.child.name.map { TypeNames.fieldLabel(String(cString: $0)) } ?? ""
         label = name.isEmpty ? "\(index)" : name
       }
       let next = starts.first { $0 > entry.offset } ?? Int(info.size)

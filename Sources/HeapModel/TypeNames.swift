@@ -62,6 +62,32 @@ package enum TypeNames {
     return result + rest
   }
 
+  /// What the compiler prefixes a `lazy var`'s storage with: `lazy var
+  /// describe` is stored as an optional named `$__lazy_storage_$_describe`.
+  private static let lazyStoragePrefix = "$__lazy_storage_$_"
+
+  /// The declared name of a `lazy var` whose storage the reflection metadata
+  /// calls `stored` (`describe` for `$__lazy_storage_$_describe`); nil for
+  /// any other stored property.
+  package static func lazyVariable(stored: String) -> String? {
+    guard stored.hasPrefix(lazyStoragePrefix), stored.count > lazyStoragePrefix.count else { return nil }
+    return String(stored.dropFirst(lazyStoragePrefix.count))
+  }
+
+  /// A stored property's name as a developer reads it, from the name in its
+  /// type's metadata: a `lazy var`'s storage is `describe (lazy var)`,
+  /// any other name stays. The one place field names become labels (the
+  /// heap model's, `Mirror`'s), so `leaklab leaks`, `explain`, the app and
+  /// LeakTesting's messages all say the same.
+  ///
+  /// ```swift
+  /// TypeNames.fieldLabel("$__lazy_storage_$_describe")  // "describe (lazy var)"
+  /// TypeNames.fieldLabel("delegate")                     // "delegate"
+  /// ```
+  package static func fieldLabel(_ stored: String) -> String {
+    lazyVariable(stored: stored).map { "\($0) (lazy var)" } ?? stored
+  }
+
   /// Drops the first component (the module) of every qualified name.
   private static func droppingModules(_ text: String) -> String {
     var result = ""

@@ -395,7 +395,7 @@ extension ScenarioGraphs {
           "closure" : "closure in CartScreen.describe.getter",
           "culprit" : true,
           "from" : "CartScreen_1",
-          "label" : "$__lazy_storage_$_describe",
+          "label" : "describe (lazy var)",
           "strength" : "strong",
           "to" : "CartScreen_1"
         }

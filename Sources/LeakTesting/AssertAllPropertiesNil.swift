@@ -1,3 +1,4 @@
+import HeapModel
 import XCTest
 
 /// Fails the running test for every stored optional property of `fixture`
@@ -70,14 +71,13 @@ public func assertAllPropertiesNil(
 /// The property's name and value if it is an optional that holds a value;
 /// `nil` for nil optionals and for properties that cannot be nil.
 ///
-/// A `lazy var` is stored as an optional named `$__lazy_storage_$_name`
-/// around the declared type: it counts only if the declared type is optional.
+/// A `lazy var` is stored as an optional around the declared type (named
+/// `$__lazy_storage_$_name`, see `TypeNames.lazyVariable(stored:)`): it
+/// counts only if the declared type is optional.
 private func setProperty(label: String, value: Any) -> (name: String, value: Any)? {
-  let lazyPrefix = "$__lazy_storage_$_"
-  guard label.hasPrefix(lazyPrefix) else {
+  guard let name = TypeNames.lazyVariable(stored: label) else {
     return unwrappedOptional(value).map { (label, $0) }
   }
-  let name = String(label.dropFirst(lazyPrefix.count))
   guard let declared = unwrappedOptional(value), Mirror(reflecting: declared).displayStyle == .optional
   else { return nil }  // never accessed, or not an optional
   return unwrappedOptional(declared).map { (name, $0) }

@@ -1,3 +1,5 @@
+import HeapModel
+
 /// The fallback graph: references seen through `Mirror`.
 ///
 /// `Mirror` cannot tell weak from strong (every reference is reported with
@@ -28,7 +30,8 @@ struct MirrorGraph {
     var mirror: Mirror? = Mirror(reflecting: object)
     while let current = mirror {
       for (index, child) in current.children.enumerated() {
-        Self.collect(child.value, label: child.label ?? "\(index)", depth: 0, into: &found)
+        Self.collect(
+          child.value, label: child.label.map(TypeNames.fieldLabel) ?? "\(index)", depth: 0, into: &found)
       }
       mirror = current.superclassMirror
     }
@@ -65,7 +68,7 @@ struct MirrorGraph {
       }
     case .struct, .tuple, .enum:
       for (index, child) in mirror.children.enumerated() {
-        let name = child.label ?? "\(index)"
+        let name = child.label.map(TypeNames.fieldLabel) ?? "\(index)"
         let childLabel = mirror.displayStyle == .enum ? label : "\(label).\(name)"
         collect(child.value, label: childLabel, depth: depth + 1, into: &found)
       }

@@ -132,7 +132,7 @@ import Testing
     ("viper-module", "output"),
     ("repeating-timer", "work: closure in StopwatchScreen.start()"),
     ("nested-closure", "action: closure in PhotoScreen.loadPhoto()"),
-    ("lazy-closure-property", "$__lazy_storage_$_describe: closure in CartScreen.describe.getter"),
+    ("lazy-closure-property", "describe (lazy var): closure in CartScreen.describe.getter"),
     ("task-loop", "captures[2]"),
     ("foundation-timer", "_fire: closure in ScoreboardScreen.startRefreshing()"),
     ("dispatch-source-timer", "-"),

@@ -18,7 +18,7 @@ import Testing
     "alert-action-capture": "captures[1] → AlertController",
     "viper-module": "output → ProfilePresenter",
     "nested-closure": "action → PhotoScreen",
-    "lazy-closure-property": "$__lazy_storage_$_describe → CartScreen",
+    "lazy-closure-property": "describe (lazy var) → CartScreen",
     "combine-sink": "receiveValue → SearchScreen",
     "child-coordinator": "parentCoordinator → OrdersCoordinator",
     "handler-context": "context → ChannelHandlerContext",

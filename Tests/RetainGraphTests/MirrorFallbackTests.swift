@@ -57,3 +57,21 @@ import Testing
     #expect(weakScreen == nil)
   }
 }
+
+/// A `lazy var`'s storage is named as the developer declared it, by Remote
+/// Mirror's metadata and by `Mirror` alike (the compiler's name for it is
+/// `$__lazy_storage_$_formatter`).
+@Suite struct LazyStorageLabelTests {
+  final class Formatter {}
+  final class Cart {
+    lazy var formatter = Formatter()
+  }
+
+  @Test(arguments: [InspectionPreference.automatic, .only(.mirror)])
+  func aLazyVarsStorageIsNamedAsDeclared(method: InspectionPreference) throws {
+    let cart = Cart()
+    _ = cart.formatter
+    let labels = RetainExplainer(method: method).references(of: cart).map(\.label)
+    #expect(labels == ["formatter (lazy var)"])
+  }
+}
