@@ -1,3 +1,4 @@
+import Foundation
 import LeakClock
 import LeakLabTestSupport
 import Scenarios
@@ -67,6 +68,24 @@ import TextGrid
       let root = try #require(Self.drawnInTheirOwnProcess[id])
       #expect(run.output.contains("║ \(root)"), "the global is the root")
     }
+  }
+
+  /// The scenarios whose mistake no leak detector sees: clean in both forms.
+  nonisolated static let blindSpots = Catalogue.all.filter { $0.detectorBlindSpot != nil }.map(\.id)
+
+  @Test(
+    "A blind spot's explain view says what no detector sees, and the fix, at 80×24", arguments: blindSpots)
+  func blindSpotExplainView(id: String) throws {
+    let scenario = try #require(Catalogue.scenario(id: id))
+    let model = try Self.explaining(id).model
+    #expect(model.state.report.leaks.isEmpty)
+    let frame = model.frame(for: Size(width: 80, height: 24))
+    expectSnapshot(of: frame, named: "blind-spot-\(id)-80x24")
+    let text = frame.lines.map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "│ ")) }
+      .joined(separator: " ")
+    #expect(text.contains("Nothing leaks in \(scenario.title), and that is the trap."), "\(text)")
+    #expect(text.contains("No leak detector can see it"))
+    #expect(text.contains("Fix: "))
   }
 
   @Test("At 200×50 the cycle is drawn in one row, the fix beside it")
