@@ -99,7 +99,7 @@ enum CodePaneView {
     for line in entry.code.lines(for: mode) {
       let isFlagged = flagged.contains(line.text.trimmingLeadingSpaces)
       let isMarked = line.role != .common || isFlagged
-      let wrapped = wrap(line.text, width: width - 2)
+      let wrapped = TextWrapping.code(line.text, width: width - 2)
       for (index, part) in wrapped.enumerated() {
         if isMarked { markedRows.append(lines.count) }
         let gutter = index == 0 && isMarked ? (isFlagged ? "▶ " : "● ") : "  "
@@ -114,86 +114,14 @@ enum CodePaneView {
         (($0.offset == 0 ? "" : "  ") + $0.element, .muted)
       }
       for line in other {
-        for (index, part) in wrap(line.text.trimmingLeadingSpaces, width: width - 2).enumerated() {
+        for (index, part) in TextWrapping.code(line.text.trimmingLeadingSpaces, width: width - 2).enumerated()
+        {
           lines.append(((index == 0 ? "○ " : "  ") + part, .muted))
         }
       }
     }
     let rows = (markedRows.first ?? 0)..<((markedRows.last ?? -1) + 1)
     return Content(lines: lines, markedRows: rows)
-  }
-
-  /// A code line broken to `width` columns: at spaces, else after `(`, `,`,
-  /// `.` or `:` inside a long token, else (an identifier wider than a line)
-  /// anywhere. Continuations keep the line's indent plus two (at most a third
-  /// of the width), less when an identifier would not fit otherwise.
-  static func wrap(_ text: String, width: Int) -> [String] {
-    guard width > 0, text.displayWidth > width else { return [text] }
-    let indent = String(text.prefix { $0 == " " })
-    let continuation = String(repeating: " ", count: min(indent.count + 2, width / 3))
-    var lines: [String] = []
-    var current = indent
-    var rest = Substring(text.dropFirst(indent.count))
-    while !rest.isEmpty {
-      var room = width - current.displayWidth
-      let unbreakable = firstUnbreakableWidth(of: rest)
-      if unbreakable > room, current.allSatisfy({ $0 == " " }) {
-        // An identifier is never cut while it fits on a line: indent less.
-        current = String(repeating: " ", count: max(0, min(current.count, width - unbreakable)))
-        room = width - current.displayWidth
-      }
-      if rest.displayWidth <= room {
-        current += rest
-        break
-      }
-      let cut = breakPoint(in: rest, room: room, lineIsEmpty: current.allSatisfy { $0 == " " })
-      if cut == rest.startIndex {
-        // Nothing fits on this line: start the next one.
-        lines.append(current)
-        current = continuation
-        continue
-      }
-      current += rest[..<cut]
-      lines.append(String(current.reversed().drop { $0 == " " }.reversed()))
-      rest = rest[cut...].drop { $0 == " " }
-      current = continuation
-    }
-    if current.contains(where: { $0 != " " }) { lines.append(current) }
-    return lines
-  }
-
-  /// The width of `text`'s first part that cannot be broken: up to its first
-  /// space, or through its first `(`, `,`, `.` or `:`.
-  private static func firstUnbreakableWidth(of text: Substring) -> Int {
-    var width = 0
-    for character in text {
-      if character == " " { break }
-      width += character.displayWidth
-      if "(,.:".contains(character) { break }
-    }
-    return width
-  }
-
-  /// Where to end a line that can hold `room` columns of `text`: after the
-  /// last space that fits, else after the last `(`, `,`, `.` or `:`, else at
-  /// `room` (only when the line is empty: otherwise the token moves down).
-  private static func breakPoint(in text: Substring, room: Int, lineIsEmpty: Bool) -> Substring.Index {
-    var end = text.startIndex
-    var used = 0
-    var lastSpace: Substring.Index?
-    var lastPunctuation: Substring.Index?
-    while end < text.endIndex {
-      let width = text[end].displayWidth
-      if used + width > room { break }
-      used += width
-      let next = text.index(after: end)
-      if text[end] == " " { lastSpace = next }
-      if "(,.:".contains(text[end]) { lastPunctuation = next }
-      end = next
-    }
-    if let lastSpace { return lastSpace }
-    if !lineIsEmpty { return text.startIndex }
-    return lastPunctuation ?? end
   }
 
   static func border(_ state: AppState) -> Style {

@@ -123,7 +123,7 @@ enum ComparisonView {
   private static func wrapped(_ lines: [String], width: Int, style: Style, marked: Bool) -> [(String, Style)]
   {
     lines.flatMap { line in
-      CodePaneView.wrap(line, width: max(1, width - 2)).enumerated().map { index, part in
+      TextWrapping.code(line, width: max(1, width - 2)).enumerated().map { index, part in
         ((index == 0 && marked ? "● " : "  ") + part, style)
       }
     }

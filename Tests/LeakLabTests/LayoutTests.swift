@@ -49,11 +49,11 @@ import TextGrid
 /// Code lines wrap at spaces, then after punctuation, with an indent under their line.
 @Suite struct CodeWrapTests {
   @Test func aLineThatFitsStaysWhole() {
-    #expect(CodePaneView.wrap("  let x = 1", width: 20) == ["  let x = 1"])
+    #expect(TextWrapping.code("  let x = 1", width: 20) == ["  let x = 1"])
   }
 
   @Test func aLongLineWrapsAtSpacesUnderItsIndentPlusTwo() {
-    let lines = CodePaneView.wrap(
+    let lines = TextWrapping.code(
       "    mainQueue.asyncAfter(.seconds(10)) { self.statusLabel.text = \"Synced\" }", width: 30)
     #expect(lines.allSatisfy { $0.displayWidth <= 30 })
     #expect(lines.first?.hasPrefix("    mainQueue") == true)
@@ -64,7 +64,7 @@ import TextGrid
   }
 
   @Test func aTokenLongerThanALineBreaksAfterPunctuation() {
-    let lines = CodePaneView.wrap("service.run(completion: handleResponse)", width: 17)
+    let lines = TextWrapping.code("service.run(completion: handleResponse)", width: 17)
     #expect(lines == ["service.run(", "  completion:", "  handleResponse)"])
   }
 }

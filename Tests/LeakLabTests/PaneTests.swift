@@ -194,6 +194,48 @@ import TextGrid
     #expect(app.state.scroll[.about] == nil)
   }
 
+  /// At 80×24 the About pane broke identifiers mid-word
+  /// (`scheduledTimer(withTim` / `eInterval:)`): it wraps at spaces, and breaks
+  /// a word only when it is wider than the pane, after a `(`, `,`, `.` or `:`
+  /// where one fits, as the code pane does.
+  @Test(arguments: Catalogue.all.map(\.id))
+  func theAboutPaneBreaksAWordOnlyWhenItIsWiderThanThePaneAndThenAtItsPunctuation(id: String) throws {
+    let app = app()
+    app.send(.scenarioSelected(id: id))
+    let width = try #require(PaneMetrics.of(.about, in: app.state)).viewport.width
+    let entry = try #require(app.state.selectedEntry)
+    let shown = ScenarioNotesView.lines(entry, width: width).map(\.0)
+    let text = [entry.pattern, "Fix: " + entry.fix, entry.whyItLeaks].joined(separator: " ")
+    for word in Set(text.split(separator: " ").map(String.init)) {
+      guard word.displayWidth > width else {
+        #expect(shown.contains { $0.split(separator: " ").contains(Substring(word)) }, "\(word) is whole")
+        continue
+      }
+      // Wider than the pane: it starts a line, and each line it fills ends
+      // after the last `(`, `,`, `.` or `:` that fits, where there is one.
+      var row = try #require(shown.firstIndex { !$0.isEmpty && word.hasPrefix($0) }, "\(word)")
+      var rest = Substring(word)
+      while rest.displayWidth > width, row < shown.count {
+        let piece = Substring(shown[row])
+        let fits = rest.prefix(width)
+        let expected = fits.lastIndex { "(,.:".contains($0) }.map { fits[...$0] } ?? fits
+        #expect(piece == expected, "\(word) at \(width) columns")
+        rest = rest.dropFirst(piece.count)
+        row += 1
+      }
+      #expect(row < shown.count && shown[row].hasPrefix(rest), "\(word): \(rest) ends it")
+    }
+  }
+
+  @Test func theAboutPaneOfTheRepeatingTimerKeepsItsIdentifiersWholeAt80x24() throws {
+    let app = app()
+    app.send(.scenarioSelected(id: "repeating-timer"))
+    let screen = lines(app)
+    #expect(screen.contains { $0.contains("│scheduledTimer(") })
+    #expect(screen.contains { $0.contains("│withTimeInterval:)") })
+    #expect(!screen.contains { $0.contains("withTim│") || $0.contains("│eInterval") })
+  }
+
   @Test func aClickFocusesTheAboutPaneAndTheWheelScrollsIt() {
     let app = app()
     let layout = AppLayout(size: app.state.screenSize, state: app.state)
@@ -270,7 +312,7 @@ import TextGrid
     let scenario = try #require(Catalogue.scenario(id: id))
     for width in 26...40 {
       for line in scenario.code.lines {
-        let parts = CodePaneView.wrap(line.text, width: width)
+        let parts = TextWrapping.code(line.text, width: width)
         let identifiers = line.text.split { !($0.isLetter || $0.isNumber || $0 == "_") }
         for identifier in identifiers where identifier.count <= width - 8 {
           #expect(parts.contains { $0.contains(identifier) }, "\(id) at \(width): \(identifier) in \(parts)")
