@@ -229,7 +229,8 @@ let package = Package(
     ),
     .testTarget(name: "LeakClockTests", dependencies: ["LeakClock"]),
     .testTarget(
-      name: "LeakDetectorTests", dependencies: ["LeakDetector", "LeakClock", "LeakLabTestSupport"]),
+      name: "LeakDetectorTests",
+      dependencies: ["LeakDetector", "LeakClock", "HeapModel", "MemoryView", "LeakLabTestSupport"]),
     .testTarget(
       name: "RetainGraphTests",
       dependencies: [

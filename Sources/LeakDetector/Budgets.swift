@@ -3,9 +3,10 @@ struct Budgets {
   struct Budget {
     let name: String
     var maxCount: Int
-    /// Members by identity; an entry whose object died may be replaced by a
-    /// new object at the same address, which is correct since the old one is gone.
-    var members: [ObjectIdentifier: WeakObject] = [:]
+    /// Members by identity (see ``InvertedAddress``); an entry whose object
+    /// died may be replaced by a new object at the same address, which is
+    /// correct since the old one is gone.
+    var members: [InvertedAddress: WeakObject] = [:]
     var exceeded = false
     var decision: LeakDecision?
     var ignored = false
@@ -19,7 +20,7 @@ struct Budgets {
     /// Adds a member; returns whether the budget became exceeded just now.
     mutating func add(_ object: AnyObject, maxCount: Int) -> Bool {
       self.maxCount = maxCount
-      members[ObjectIdentifier(object)] = WeakObject(object: object)
+      members[InvertedAddress(object)] = WeakObject(object: object)
       guard members.count > maxCount else { return false }
       prune()
       guard members.count > maxCount, !exceeded, !ignored else { return false }

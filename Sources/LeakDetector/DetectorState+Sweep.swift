@@ -34,7 +34,7 @@ extension DetectorState {
         batch.excludedIDs.append(expectation.id)
         continue
       }
-      if let ignored = ignoredObjects[ObjectIdentifier(object)], ignored.object === object {
+      if let ignored = ignoredObjects[InvertedAddress(object)], ignored.object === object {
         batch.excludedIDs.append(expectation.id)
         continue
       }
@@ -113,7 +113,7 @@ extension DetectorState {
             object: object, id: info.id, parent: info.parent, expectedAt: info.expectedAt, name: info.name))
         watched[index].record.folded.append(info.name)
       case .ignore(let object, let id):
-        ignoredObjects[ObjectIdentifier(object)] = WeakObject(object: object)
+        ignoredObjects[InvertedAddress(object)] = WeakObject(object: object)
         batch.excludedIDs.append(id)
       }
     }

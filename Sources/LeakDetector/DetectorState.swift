@@ -53,7 +53,7 @@ struct DetectorState {
   var withdrawn: Set<UInt64> = []
   var names = InstanceNames()
   var ignoredTypeNames: Set<String>
-  var ignoredObjects: [ObjectIdentifier: WeakObject] = [:]
+  var ignoredObjects: [InvertedAddress: WeakObject] = [:]
   var watched: [Watched] = []
   var budgets = Budgets()
   var history = EventHistory()

@@ -11,17 +11,8 @@ struct InstanceNames {
     let number: Int
   }
 
-  /// An object's address, inverted: the table outlives the objects it names
-  /// (leaked ones included), and a conservative scan — `leaklab leaks`, the
-  /// memory search — would read a plain address, or a stale one in an empty
-  /// bucket, as a pointer holding the object.
-  struct Key: Hashable {
-    let inverted: UInt
-    init(_ object: AnyObject) { inverted = ~UInt(bitPattern: ObjectIdentifier(object)) }
-  }
-
   private var types: [ObjectIdentifier: TypeEntry] = [:]
-  private var entries: [Key: Entry] = [:]
+  private var entries: [InvertedAddress: Entry] = [:]
   private var pruneThreshold = 64
 
   /// The unqualified name of a class.
@@ -36,7 +27,7 @@ struct InstanceNames {
   /// The type name and instance number of `object`, assigning a number on first use.
   mutating func number(of object: AnyObject) -> (typeName: String, number: Int) {
     let typeName = typeName(of: type(of: object))
-    let key = Key(object)
+    let key = InvertedAddress(object)
     // The same address can belong to a new object once the old one is gone:
     // a number is reused only while the weak reference still points here.
     if let entry = entries[key], entry.object === object {

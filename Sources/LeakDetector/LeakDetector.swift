@@ -120,10 +120,10 @@ public final class LeakDetector: Sendable {
     // Depth-first, parents before children, so a sweep meets them in that order.
     var nodes: [(object: AnyObject, parentIndex: Int?)] = [(root, nil)]
     var index = 0
-    var seen: Set<ObjectIdentifier> = [ObjectIdentifier(root)]
+    var seen: Set<InvertedAddress> = [InvertedAddress(root)]
     while index < nodes.count {
       let node = nodes[index].object
-      for child in children(node) where seen.insert(ObjectIdentifier(child)).inserted {
+      for child in children(node) where seen.insert(InvertedAddress(child)).inserted {
         nodes.append((child, index))
       }
       index += 1

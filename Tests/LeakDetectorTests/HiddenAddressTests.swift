@@ -1,3 +1,7 @@
+import HeapModel
+import LeakClock
+import LeakLabTestSupport
+import MemoryView
 import Testing
 
 @testable import LeakDetector
@@ -10,11 +14,37 @@ import Testing
   @Test func theNameTableKeysAnObjectByItsAddressInverted() {
     let object = Named()
     let address = UInt(bitPattern: ObjectIdentifier(object))
-    let key = InstanceNames.Key(object)
+    let key = InvertedAddress(object)
     #expect(key.inverted != address)
     #expect(~key.inverted == address)
-    #expect(key == InstanceNames.Key(object))
-    #expect(key != InstanceNames.Key(Named()))
+    #expect(key == InvertedAddress(object))
+    #expect(key != InvertedAddress(Named()))
+  }
+
+  /// A budget's members and the objects a decision ignores are held weakly
+  /// and keyed by their address inverted: in a snapshot of the process, no
+  /// word of the detector's tables holds them (an `ObjectIdentifier` key
+  /// reads as an unsafe pointer, the likeliest holder an object's count
+  /// admits).
+  @MainActor
+  @Test(.memoryViewSupported) func aBudgetAndAnIgnoredObjectLeaveNoWordThatHoldsThem() throws {
+    let scheduler = ManualScheduler()
+    let detector = LeakDetector(scheduler: scheduler)
+    let member = Named()
+    let ignored = Named()
+    detector.track(member, maxCount: 1)
+    detector.onDetect = { _ in .ignore }
+    detector.expectDeallocation(of: ignored)
+    scheduler.advance(by: .seconds(2))
+    try withExtendedLifetime((detector, member, ignored)) {
+      let model = try HeapModel(snapshot: try ProcessSnapshot.ofFrozenCopy())
+      for object in [member, ignored] {
+        let address = UInt(bitPattern: ObjectIdentifier(object))
+        let block = try #require(model.block(containing: address))
+        let holders = model.edges(into: block).filter { $0.kind != .back && $0.kind != .conservative }
+        #expect(holders.isEmpty, "\(holders.map { model.describe($0.source) })")
+      }
+    }
   }
 
   @Test func namesStayStableForTheSameObject() {
