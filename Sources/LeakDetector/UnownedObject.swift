@@ -9,18 +9,29 @@ import CLeakRuntime
 /// well under 100 ns holds this instead.
 ///
 /// Every value must be released exactly once: by ``load()`` or ``release()``.
+///
+/// The address is kept inverted (see ``InvertedAddress``): an unowned
+/// reference holds no strong count, and a consumed expectation's slot keeps
+/// its bytes until its queue's chunk is used up; a plain address there read
+/// as an unsafe pointer holding the object (a leaked alert was "held from
+/// memory no metadata describes").
 struct UnownedObject {
-  let pointer: UnsafeMutableRawPointer
+  private let inverted: UInt
 
   /// Takes an unowned reference to `object`.
   init(_ object: AnyObject) {
-    pointer = Unmanaged.passUnretained(object).toOpaque()
+    let pointer = Unmanaged.passUnretained(object).toOpaque()
+    inverted = ~UInt(bitPattern: pointer)
     swift_unownedRetain(pointer)
+  }
+
+  private var pointer: UnsafeMutableRawPointer {
+    UnsafeMutableRawPointer(bitPattern: ~inverted).unsafelyUnwrapped
   }
 
   /// Whether this refers to `object` (compares addresses; never dereferences).
   func refers(to object: AnyObject) -> Bool {
-    pointer == Unmanaged.passUnretained(object).toOpaque()
+    ~inverted == UInt(bitPattern: Unmanaged.passUnretained(object).toOpaque())
   }
 
   /// The object if it is still alive, as a strong reference. Releases the

@@ -47,6 +47,36 @@ import Testing
     }
   }
 
+  /// An expectation holds its object unowned, by an address kept inverted:
+  /// neither while it waits for the grace delay nor after a sweep consumed
+  /// it (its slot in the queue's chunk stays until the chunk is used up)
+  /// does a word of the detector hold the object. A consumed one's plain
+  /// address made a leaked alert "held from memory no metadata describes".
+  @MainActor
+  @Test(.memoryViewSupported) func anExpectationPendingOrConsumedLeavesNoWordThatHoldsItsObject() throws {
+    let scheduler = ManualScheduler()
+    let detector = LeakDetector(scheduler: scheduler)
+    let object = Named()
+    detector.expectDeallocation(of: object)
+    func holders() throws -> [String] {
+      let model = try HeapModel(snapshot: try ProcessSnapshot.ofFrozenCopy())
+      let block = try #require(model.block(containing: UInt(bitPattern: ObjectIdentifier(object))))
+      return model.edges(into: block).filter { $0.kind != .back && $0.kind != .conservative }
+        .map { model.describe($0.source) }
+    }
+    let pending = try holders()
+    #expect(pending.isEmpty, "waiting for the grace delay: \(pending)")
+    // A later expectation keeps the chunk in use after the first is consumed.
+    scheduler.advance(by: .milliseconds(500))
+    let later = Named()
+    detector.expectDeallocation(of: later)
+    scheduler.advance(by: .milliseconds(600))
+    #expect(detector.summaryLabel == "Leaked: Named#1")
+    let consumed = try holders()
+    #expect(consumed.isEmpty, "after the sweep: \(consumed)")
+    withExtendedLifetime((detector, object, later)) {}
+  }
+
   @Test func namesStayStableForTheSameObject() {
     var names = InstanceNames()
     let first = Named()
