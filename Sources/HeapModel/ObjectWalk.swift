@@ -113,11 +113,8 @@ package struct ObjectWalk {
       }
     case .stringStorage:
       covered = size
-      // Code units only, unless the string keeps breadcrumbs (a pointer to them).
-      if size >= Int(SOLStringHeaderSize),
-        bytes.load(fromByteOffset: Int(SOLStringCapacityFlagsOffset), as: UInt64.self) >> 63 == 1
-      {
-        visitor.opaque(from: Int(SOLStringHeaderSize), to: size, context: SlotContext())
+      if let words = Self.stringStorageWords(bytes, size: size) {
+        visitor.opaque(from: words.lowerBound, to: words.upperBound, context: SlotContext())
       }
     case .empty:
       covered = size
@@ -126,6 +123,16 @@ package struct ObjectWalk {
       visitor.opaque(from: range.lowerBound, to: min(range.upperBound, size), context: SlotContext())
     }
     return covered
+  }
+
+  /// The words of a native string's storage that may hold a pointer: none
+  /// (code units only) unless the string keeps breadcrumbs, whose pointer
+  /// lies past the header.
+  static func stringStorageWords(_ bytes: UnsafeRawPointer, size: Int) -> Range<Int>? {
+    guard size >= Int(SOLStringHeaderSize),
+      bytes.load(fromByteOffset: Int(SOLStringCapacityFlagsOffset), as: UInt64.self) >> 63 == 1
+    else { return nil }
+    return Int(SOLStringHeaderSize)..<size
   }
 
   private func applyValue<Visitor: ReferenceVisitor>(

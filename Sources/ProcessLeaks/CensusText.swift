@@ -52,15 +52,15 @@ public enum CensusText {
           "\(signed(change.growth).padded(10, left: true))  \(change.name)\(moduleSuffix(change))  "
             + "\(change.oldCount.formatted()) → \(change.newCount.formatted())\(fresh), "
             + signedBytes(change.byteGrowth))
-        if let path = comparison.paths[change.key] {
-          lines.append(String(repeating: " ", count: 12) + path.text)
-          let reading = path.reading(grown: CensusRun.grownReason(change))
-          if let look = reading.whereToLook(onRootPath: path.retainPath) {
-            lines.append(String(repeating: " ", count: 12) + look)
-          }
-        }
+        let path = comparison.paths[change.key]
+        if let path { lines.append(String(repeating: " ", count: 12) + path.text) }
         if let site = comparison.sites[change.key] {
           lines.append(String(repeating: " ", count: 12) + site.summary)
+        }
+        if let path,
+          let look = path.reading(grown: CensusRun.grownReason(change)).whereToLook(onRootPath: path.retainPath)
+        {
+          lines.append(String(repeating: " ", count: 12) + look)
         }
       }
       if diff.grown.count > top { lines.append("  … and \(diff.grown.count - top) more types that grew") }
