@@ -57,10 +57,11 @@ public enum CensusText {
         if let site = comparison.sites[change.key] {
           lines.append(String(repeating: " ", count: 12) + site.summary)
         }
-        if let path,
-          let look = path.reading(grown: CensusRun.grownReason(change)).whereToLook(onRootPath: path.retainPath)
-        {
-          lines.append(String(repeating: " ", count: 12) + look)
+        if let path {
+          let reading = path.reading(grown: CensusRun.grownReason(change))
+          if let look = reading.whereToLook(onRootPath: path.retainPath) {
+            lines.append(String(repeating: " ", count: 12) + look)
+          }
         }
       }
       if diff.grown.count > top { lines.append("  … and \(diff.grown.count - top) more types that grew") }
