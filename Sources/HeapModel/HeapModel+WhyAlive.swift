@@ -30,6 +30,14 @@ extension HeapModel {
     /// The retain-count account of the block asked about ("3 of 3 strong references found").
     public var accounting: String?
 
+    public init(shape: Shape, root: String?, nodes: [String], labels: [String], accounting: String?) {
+      self.shape = shape
+      self.root = root
+      self.nodes = nodes
+      self.labels = labels
+      self.accounting = accounting
+    }
+
     /// The path in one line: `global cache in Feed → Array<AnyObject> storage → [3]: Record`,
     /// or `Session → handler: Handler → session: Session (cycle)`.
     public var text: String {

@@ -31,7 +31,7 @@ extension KeyMap {
       [.enter], .openKeyPressed,
       help:
         "Why is it alive? The selected type's newest instance (new since the mark), or one leak of the selected kind: its path from a true root or its cycle, drawn, with the retain-count accounting",
-      hint: "why alive", shownIn: [.pane], hintOverrides: [.filtering: "keep filter"]),
+      hint: "why alive", shownIn: [.pane, .filtering], hintOverrides: [.filtering: "keep filter"]),
     KeyBinding(
       [.escape, .backspace], .closeKeyPressed, help: "Close the explain view, the help or the filter",
       hint: "close", shownIn: [.explain, .help, .filtering], hintOverrides: [.filtering: "clear filter"]),
@@ -42,14 +42,14 @@ extension KeyMap {
     KeyBinding(
       [.character("s")], .sortKeyPressed,
       help: "Sort the types by bytes, by count, or by change since the mark",
-      hint: "sort", shownIn: [.pane]),
+      shownIn: []),
     KeyBinding(
       [.character("/")], .filterKeyPressed,
       help: "Filter the types: type part of a name; Enter keeps the filter, Esc clears it", hint: "filter",
       shownIn: [.pane]),
     KeyBinding(
       [.character("p")], .pauseKeyPressed, help: "Pause or resume the snapshots (the process runs on)",
-      hint: "pause", shownIn: [.pane]),
+      shownIn: []),
     KeyBinding(
       [.character("i")], .periodKeyPressed,
       help: "The refresh period: 1, 2, 5 or 10 seconds between snapshots",

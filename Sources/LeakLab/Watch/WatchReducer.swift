@@ -90,7 +90,8 @@ public enum WatchReducer {
     }
     let rows = state.rows
     if !rows.contains(where: { $0.entry.key == state.selectedKey }) {
-      state.selectedKey = rows.first?.entry.key
+      // The program's own types first: what its developer came to see.
+      state.selectedKey = (rows.first { $0.entry.isProgramType } ?? rows.first)?.entry.key
     }
     state.selectedLeak = min(state.selectedLeak, max(0, snapshot.leaks.count - 1))
   }

@@ -1,0 +1,83 @@
+import Foundation
+import LeakLabTestSupport
+import TerminalAutomation
+import Testing
+import TextGrid
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The real `leaklab watch` in tmux on `WatchedServer`, a server of our own
+/// whose requests are signals (SIGUSR1: one request; SIGUSR2: exit with
+/// status 3), so the test decides when it grows.
+@Suite(
+  .enabled(if: TmuxSession.isAvailable, "tmux is not installed (apt-get install tmux)"),
+  .memoryViewSupported)
+struct WatchEndToEndTests {
+  let server = builtExecutable(named: "WatchedServer")
+
+  /// The count and change columns of `type`'s row, once it is on screen.
+  static func columns(of type: String, in screen: [String]) -> (count: Int, change: String)? {
+    guard let line = screen.first(where: { $0.contains("  \(type)  ") }) else { return nil }
+    let fields = line.split(whereSeparator: { $0 == " " || $0 == "│" })
+    guard fields.count > 2, let count = Int(fields[0]) else { return nil }
+    return (count, String(fields[1]))
+  }
+
+  /// The pid the header names: ` WatchedServer (pid 4242) · running …`.
+  static func pid(in screen: [String]) -> Int32? {
+    guard let header = screen.first, let range = header.range(of: "(pid ") else { return nil }
+    return Int32(header[range.upperBound...].prefix { $0.isNumber })
+  }
+
+  @Test func aServerGrowsOnScreenTheMarkResetsItsChangeEnterShowsItsGlobalAndTheAppOutlivesIt() throws {
+    let session = try TmuxSession(
+      command: [LeakLabBinary.path, "watch", "--period", "1", "--", server, "--requests", "5"],
+      size: Size(width: 80, height: 24))
+    defer { session.kill() }
+    var screen = try session.waitUntil("the first census", timeout: .seconds(30)) {
+      Self.columns(of: "SessionRecord", in: $0)?.count == 5
+    }
+    let pid = try #require(Self.pid(in: screen))
+    for _ in 0..<3 { kill(pid, SIGUSR1) }
+    screen = try session.waitUntil("three more sessions", timeout: .seconds(30)) {
+      Self.columns(of: "SessionRecord", in: $0).map { $0.count == 8 && $0.change == "+3" } == true
+    }
+    #expect(screen.contains { $0.contains("8 × Connection ⇄ RequestHandler") })
+    try session.sendKeys("m")
+    try session.waitUntil("the change reset by the mark") {
+      Self.columns(of: "SessionRecord", in: $0).map { $0.count == 8 && $0.change == "0" } == true
+    }
+    try session.sendKeys("/")
+    try session.type("SessionRecord")
+    try session.sendKeys("Enter", "Enter")
+    try session.waitFor(text: "held from root: global sessionLog in WatchedServer", timeout: .seconds(30))
+    try session.waitFor(text: "1 of 1 strong reference found")
+    try session.sendKeys("Escape")
+    // The server still serves: one more request shows up against the mark.
+    kill(pid, SIGUSR1)
+    try session.waitUntil("a request after the mark", timeout: .seconds(30)) {
+      Self.columns(of: "SessionRecord", in: $0).map { $0.count == 9 && $0.change == "+1" } == true
+    }
+    kill(pid, SIGUSR2)
+    try session.waitFor(text: "exited with status 3", timeout: .seconds(30))
+    try session.sendKeys("q")
+    #expect(try session.waitForExit() == 0)
+  }
+
+  @Test func aProgramThatIsNotSwiftIsAOneLineErrorInTheApp() throws {
+    let session = try TmuxSession(
+      command: [LeakLabBinary.path, "watch", "--", "/bin/sleep", "60"], size: Size(width: 80, height: 24))
+    defer { session.kill() }
+    try session.waitFor(text: "is not a Swift program", timeout: .seconds(30))
+    try session.sendKeys("q")
+    #expect(try session.waitForExit() == 0)
+  }
+
+  @Test func aProcessThatDoesNotExistIsOneLineAndStatus2() throws {
+    let run = try LeakLabBinary.run(["watch", "--pid", "2147483000"])
+    #expect(run.status == 2)
+    #expect(run.error == "leaklab: no process with id 2147483000\n")
+  }
+}
