@@ -21,7 +21,8 @@ import Testing
 
   @Test func theWatchKeyTableIsTheWatchKeyMapsTable() throws {
     let table = KeyMap.watch.markdownTable
-    #expect(try contents(of: "docs/watch.md").contains(table), "update the key table in docs/watch.md:\n\(table)")
+    #expect(
+      try contents(of: "docs/watch.md").contains(table), "update the key table in docs/watch.md:\n\(table)")
   }
 
   @Test func thePictureIsTheRecordedSnapshotOfTheRealCatalogue() throws {

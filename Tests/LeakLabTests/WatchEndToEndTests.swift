@@ -31,22 +31,48 @@ struct WatchEndToEndTests {
     return Int32(header[range.upperBound...].prefix { $0.isNumber })
   }
 
+  /// Sends `pid` one request and waits until its output says it served request `number`:
+  /// signals sent at once would merge into one.
+  static func request(_ pid: Int32, number: Int, log: String) throws {
+    kill(pid, SIGUSR1)
+    let deadline = ContinuousClock.now + .seconds(10)
+    while (try? String(contentsOfFile: log, encoding: .utf8))?.contains("served \(number)\n") != true {
+      guard ContinuousClock.now < deadline else {
+        Issue.record("WatchedServer did not serve request \(number)")
+        return
+      }
+      usleep(10_000)
+    }
+  }
+
   @Test func aServerGrowsOnScreenTheMarkResetsItsChangeEnterShowsItsGlobalAndTheAppOutlivesIt() throws {
+    let log = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "leaklab-watch-test-\(UUID().uuidString).log"
+    ).path
+    defer { unlink(log) }
     let session = try TmuxSession(
-      command: [LeakLabBinary.path, "watch", "--period", "1", "--", server, "--requests", "5"],
+      command: [
+        LeakLabBinary.path, "watch", "--period", "1", "--program-output", log, "--", server, "--requests",
+        "5",
+      ],
       size: Size(width: 80, height: 24))
     defer { session.kill() }
     var screen = try session.waitUntil("the first census", timeout: .seconds(30)) {
       Self.columns(of: "SessionRecord", in: $0)?.count == 5
     }
     let pid = try #require(Self.pid(in: screen))
-    for _ in 0..<3 { kill(pid, SIGUSR1) }
+    // The first snapshot may have caught the server starting up: the mark is set where the test starts.
+    try session.sendKeys("m")
+    try session.waitUntil("the change reset by the mark") {
+      Self.columns(of: "SessionRecord", in: $0).map { $0.count == 5 && $0.change == "0" } == true
+    }
+    for number in 6...8 { try Self.request(pid, number: number, log: log) }
     screen = try session.waitUntil("three more sessions", timeout: .seconds(30)) {
       Self.columns(of: "SessionRecord", in: $0).map { $0.count == 8 && $0.change == "+3" } == true
     }
     #expect(screen.contains { $0.contains("8 × Connection ⇄ RequestHandler") })
     try session.sendKeys("m")
-    try session.waitUntil("the change reset by the mark") {
+    try session.waitUntil("the change reset by the second mark") {
       Self.columns(of: "SessionRecord", in: $0).map { $0.count == 8 && $0.change == "0" } == true
     }
     try session.sendKeys("/")
@@ -56,7 +82,7 @@ struct WatchEndToEndTests {
     try session.waitFor(text: "1 of 1 strong reference found")
     try session.sendKeys("Escape")
     // The server still serves: one more request shows up against the mark.
-    kill(pid, SIGUSR1)
+    try Self.request(pid, number: 9, log: log)
     try session.waitUntil("a request after the mark", timeout: .seconds(30)) {
       Self.columns(of: "SessionRecord", in: $0).map { $0.count == 9 && $0.change == "+1" } == true
     }
@@ -68,7 +94,8 @@ struct WatchEndToEndTests {
 
   @Test func aProgramThatIsNotSwiftIsAOneLineErrorInTheApp() throws {
     let session = try TmuxSession(
-      command: [LeakLabBinary.path, "watch", "--", "/bin/sleep", "60"], size: Size(width: 80, height: 24))
+      command: [LeakLabBinary.path, "watch", "--period", "1", "--", "/bin/sleep", "60"],
+      size: Size(width: 80, height: 24))
     defer { session.kill() }
     try session.waitFor(text: "is not a Swift program", timeout: .seconds(30))
     try session.sendKeys("q")

@@ -8,7 +8,8 @@ import ProcessLeaks
 /// at its own address (the same addresses from one census to the next, so
 /// growth makes new instances).
 enum WatchFixtures {
-  static let process = WatchState.Process(name: "Server", pid: 4242, isLaunched: true, outputPath: "/tmp/server.log")
+  static let process = WatchState.Process(
+    name: "Server", pid: 4242, isLaunched: true, outputPath: "/tmp/server.log")
 
   /// `count` instances of the program's class `name`, `size` bytes each, at addresses from `base`.
   static func entry(_ name: String, count: Int, size: Int = 32, base: UInt, program: Bool = true)
@@ -29,7 +30,8 @@ enum WatchFixtures {
       entry("Buffer", count: 1, size: 4096, base: 0x30_0000, program: false),
     ]
     return HeapCensus(
-      entries: entries, blocks: entries.reduce(0) { $0 + $1.count }, bytes: entries.reduce(0) { $0 + $1.bytes })
+      entries: entries, blocks: entries.reduce(0) { $0 + $1.count },
+      bytes: entries.reduce(0) { $0 + $1.bytes })
   }
 
   static let cycle = LeakKind(
@@ -52,5 +54,6 @@ enum WatchFixtures {
 
   static let rootPath = HeapModel.WhyAlive(
     shape: .rootPath, root: "global sessionLog in Server",
-    nodes: ["Array<AnyObject> storage", "Session"], labels: ["[7]"], accounting: "1 of 1 strong reference found")
+    nodes: ["Array<AnyObject> storage", "Session"], labels: ["[7]"],
+    accounting: "1 of 1 strong reference found")
 }

@@ -104,7 +104,8 @@ import TextGrid
   @Test func aFailedSnapshotIsOneLineInTheHeaderUntilTheNextSucceeds() {
     var state = WatchFixtures.state(after: [3])
     _ = WatchReducer.reduce(&state, .snapshotFailed("ptrace is not permitted here (Operation not permitted)"))
-    #expect(renderWatch(state, size: Size(width: 120, height: 40)).lines[0].contains("ptrace is not permitted"))
+    #expect(
+      renderWatch(state, size: Size(width: 120, height: 40)).lines[0].contains("ptrace is not permitted"))
     _ = WatchReducer.reduce(&state, .snapshotTaken(WatchFixtures.snapshot(requests: 4)))
     #expect(state.failure == nil)
   }

@@ -10,7 +10,9 @@ import TextGrid
 @Suite struct WatchSnapshotTests {
   static let sizes = [Size(width: 80, height: 24), Size(width: 120, height: 40)]
 
-  func expectSnapshots(_ state: WatchState, named name: String, sourceLocation: SourceLocation = #_sourceLocation) {
+  func expectSnapshots(
+    _ state: WatchState, named name: String, sourceLocation: SourceLocation = #_sourceLocation
+  ) {
     for size in Self.sizes {
       expectSnapshot(
         of: renderWatch(state, size: size), named: "watch-\(name)-\(size.width)x\(size.height)",

@@ -35,7 +35,8 @@ public final class WatchModel {
     self.source = source
     state = WatchState(process: source.process)
     state.period = period
-    nextSnapshot = clock.now
+    // A program just started is still loading: its first snapshot waits a period.
+    nextSnapshot = source.process.isLaunched ? clock.now + .seconds(period) : clock.now
     self.reportDirectory =
       reportDirectory ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
   }
