@@ -130,8 +130,9 @@ enum WatchView {
         "No leaks: every object is reachable.", at: inner.origin, style: .success, maxWidth: inner.width)
       return
     }
-    grid.put(latest.leakSummary, at: inner.origin, style: .muted, maxWidth: inner.width)
-    var lines: [(String, Style)] = []
+    var lines: [(String, Style)] = TextWrapping.words(latest.leakSummary, width: inner.width).map {
+      ($0, .muted)
+    }
     var selectedLine = 0
     for (index, kind) in leaks.enumerated() {
       let isSelected = index == state.selectedLeak
@@ -140,7 +141,7 @@ enum WatchView {
       let wrapped = TextWrapping.words("\(kind.count) × \(kind.signature)", width: max(1, inner.width - 2))
       for (row, text) in wrapped.enumerated() { lines.append(((row == 0 ? "" : "  ") + text, style)) }
     }
-    let list = inner.inset(top: 1)
+    let list = inner
     let first = max(0, min(selectedLine - list.height / 2, lines.count - list.height))
     for (offset, line) in lines.dropFirst(first).prefix(list.height).enumerated() {
       let y = list.minY + offset
