@@ -6,13 +6,14 @@ import HeapModel
 #endif
 
 /// A running process `leaklab watch` looks at again and again: one it
-/// attached to, or a program it started (its output into a file, so that it
-/// does not draw over the app). Each ``snapshot()`` stops the
-/// process only while its heap is read, and lets it run on unchanged.
+/// attached to (each ``snapshot()`` attaches, reads and detaches), or a
+/// program it started under ptrace (its output into a file, so that it does
+/// not draw over the app), run by a thread of its own that stops it for each
+/// snapshot and reads it once more at its exit. Either way the process is
+/// stopped only while its heap is read.
 ///
-/// Not thread-safe: one caller at a time (the app's background queue), since
-/// ptrace answers only the thread that attached and a launched program is
-/// reaped by whoever asks first.
+/// One caller at a time (the app's background queue): an attached process
+/// answers ptrace only on the thread that attached it.
 ///
 /// ```swift
 /// let process = try WatchedProcess.attach(pid: pid)
@@ -33,6 +34,8 @@ public final class WatchedProcess: @unchecked Sendable {
   /// What the leaks leave out (`leaklab leaks`' library defaults unless told otherwise).
   public var suppressions: Suppressions = .libraryDefaults
   private var ended: Ending?
+  /// The thread that runs a program leaklab started.
+  private let tracer: ProgramTracer?
 
   /// How a watched process ended.
   public enum Ending: Sendable, Hashable, CustomStringConvertible {
@@ -49,11 +52,12 @@ public final class WatchedProcess: @unchecked Sendable {
     }
   }
 
-  private init(pid: Int32, name: String, isLaunched: Bool, outputPath: String?) {
+  private init(pid: Int32, name: String, outputPath: String?, tracer: ProgramTracer?) {
     self.pid = pid
     self.name = name
-    self.isLaunched = isLaunched
+    isLaunched = tracer != nil
     self.outputPath = outputPath
+    self.tracer = tracer
   }
 
   /// The running process `pid`; throws when there is none.
@@ -61,12 +65,15 @@ public final class WatchedProcess: @unchecked Sendable {
     guard pid > 0, kill(pid, 0) == 0 || errno == EPERM, !isZombie(pid) else { throw .noSuchProcess(pid) }
     let executable = LeakAnalysis.executable(pid: pid)
     return WatchedProcess(
-      pid: pid, name: URL(fileURLWithPath: executable).lastPathComponent, isLaunched: false, outputPath: nil)
+      pid: pid, name: URL(fileURLWithPath: executable).lastPathComponent, outputPath: nil, tracer: nil)
   }
 
-  /// Starts `command` (a program, looked up in `PATH`, and its arguments),
-  /// standard input from `/dev/null`, standard output and error appended to
-  /// `outputPath`.
+  /// Starts `command` (a program, looked up in `PATH`, and its arguments)
+  /// under ptrace, standard input from `/dev/null`, standard output and
+  /// error appended to `outputPath`, in a process group of its own. It runs
+  /// on a thread of leaklab's (``ProgramTracer``) that stops it only for a
+  /// snapshot, and holds it at its exit for the leaks at exit
+  /// (``exitSnapshot``).
   public static func launch(_ command: [String], outputPath: String) throws(ProcessLeaksError)
     -> WatchedProcess
   {
@@ -74,48 +81,29 @@ public final class WatchedProcess: @unchecked Sendable {
     guard let path = ExecutableLookup.resolve(executable) else {
       throw .cannotRun(executable, reason: ExecutableLookup.whyNot(executable))
     }
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-    posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_APPEND, 0o644)
-    posix_spawn_file_actions_adddup2(&actions, 1, 2)
-    var attributes = posix_spawnattr_t()
-    posix_spawnattr_init(&attributes)
-    defer { posix_spawnattr_destroy(&attributes) }
-    // A thread may block signals the program expects (seen through tmux); it starts with none blocked.
-    var none = sigset_t()
-    sigemptyset(&none)
-    posix_spawnattr_setsigmask(&attributes, &none)
-    var defaults = sigset_t()
-    sigemptyset(&defaults)
-    for signal in [SIGINT, SIGQUIT, SIGPIPE, SIGTERM] { sigaddset(&defaults, signal) }
-    posix_spawnattr_setsigdefault(&attributes, &defaults)
-    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-    var pid: pid_t = 0
-    let status = withCStrings([path] + Array(command.dropFirst())) { argv in
-      posix_spawn(&pid, path, &actions, &attributes, argv, environ)
+    let suppressions = Suppressions.libraryDefaults
+    let tracer = try ProgramTracer([path] + command.dropFirst(), output: outputPath) {
+      process throws(ProcessLeaksError) in
+      try read(process, suppressions: suppressions, stoppedSince: ContinuousClock.now)
     }
-    guard status == 0 else { throw .cannotRun(executable, reason: TracedProcess.describe(errno: status)) }
     return WatchedProcess(
-      pid: pid, name: URL(fileURLWithPath: path).lastPathComponent, isLaunched: true, outputPath: outputPath)
+      pid: tracer.pid, name: URL(fileURLWithPath: path).lastPathComponent, outputPath: outputPath,
+      tracer: tracer)
   }
+
+  /// The snapshot a started program's tracer took at its exit, with the leaks at exit.
+  public var exitSnapshot: WatchSnapshot? { tracer?.exitSnapshot }
+
+  /// Ends a program leaklab started (SIGTERM; at most a few seconds' wait).
+  public func stop() { tracer?.stop() }
 
   /// How the process ended, or nil while it runs. A started program is
   /// reaped here; one leaklab attached to is gone when no process has its id
   /// or only its zombie is left.
   public func ending() -> Ending? {
+    if let tracer { return tracer.ending }
     if let ended { return ended }
-    if isLaunched {
-      var status: Int32 = 0
-      let reaped = waitpid(pid, &status, WNOHANG)
-      if reaped == pid {
-        let low = status & 0x7f
-        ended = .ended(low == 0 ? .exited((status >> 8) & 0xff) : .signalled(low))
-      } else if reaped < 0 && errno == ECHILD {
-        ended = .gone
-      }
-    } else if kill(pid, 0) != 0 && errno == ESRCH || Self.isZombie(pid) {
+    if kill(pid, 0) != 0 && errno == ESRCH || Self.isZombie(pid) {
       ended = .gone
     }
     return ended
@@ -124,25 +112,38 @@ public final class WatchedProcess: @unchecked Sendable {
   /// Stops the process, reads its heap (every reference: leaks need them),
   /// counts it by type and finds its leaks, then lets it run on.
   public func snapshot() throws(ProcessLeaksError) -> WatchSnapshot {
-    let time = Date()
-    let clock = ContinuousClock()
-    let start = clock.now
-    let process = try attached()
-    let census: HeapCensus
-    let report: LeakReport
-    do {
-      var phases: [String: Double] = [:]
-      let model = try process.heapModel(scope: .full, phases: &phases)
-      census = model.census()
-      let leaked = model.leakedBlocks(reachable: model.reachableFromRoots())
-      report = LeakReport(graph: LeakGraph(model: model, leaked: leaked), suppressions: suppressions)
-    } catch {
-      process.detach()
-      throw error
+    let suppressions = suppressions
+    if let tracer {
+      do {
+        return try tracer.perform { process throws(ProcessLeaksError) in
+          try Self.read(process, suppressions: suppressions, stoppedSince: ContinuousClock.now)
+        }
+      } catch {
+        // Ending: its end (and its leaks at exit) are known once the tracer is done with it.
+        if error == ProgramTracer.endedError { tracer.waitUntilEnded(timeout: .now() + 30) }
+        throw error
+      }
     }
-    process.detach()
+    let start = ContinuousClock.now
+    let process = try attached()
+    defer { process.detach() }
+    return try Self.read(process, suppressions: suppressions, stoppedSince: start)
+  }
+
+  /// The census and the leaks of a stopped process; the stop counted from `start`.
+  static func read(
+    _ process: TracedProcess, suppressions: Suppressions, stoppedSince start: ContinuousClock.Instant
+  )
+    throws(ProcessLeaksError) -> WatchSnapshot
+  {
+    let time = Date()
+    var phases: [String: Double] = [:]
+    let model = try process.heapModel(scope: .full, phases: &phases)
+    let census = model.census()
+    let leaked = model.leakedBlocks(reachable: model.reachableFromRoots())
+    let report = LeakReport(graph: LeakGraph(model: model, leaked: leaked), suppressions: suppressions)
     return WatchSnapshot(
-      time: time, stoppedMilliseconds: LeakAnalysis.milliseconds(clock.now - start), census: census,
+      time: time, stoppedMilliseconds: LeakAnalysis.milliseconds(ContinuousClock.now - start), census: census,
       leaks: report.kinds, leakSummary: report.summary)
   }
 
@@ -159,11 +160,23 @@ public final class WatchedProcess: @unchecked Sendable {
   /// its cycle, read while the process is stopped. Nil when the process has
   /// no such instance any more.
   public func explain(_ subject: Subject) throws(ProcessLeaksError) -> HeapModel.WhyAlive? {
+    let suppressions = suppressions
+    if let tracer {
+      return try tracer.perform { process throws(ProcessLeaksError) in
+        try Self.explain(subject, in: process, suppressions: suppressions)
+      }
+    }
     let process = try attached()
     defer { process.detach() }
+    return try Self.explain(subject, in: process, suppressions: suppressions)
+  }
+
+  static func explain(_ subject: Subject, in process: TracedProcess, suppressions: Suppressions)
+    throws(ProcessLeaksError) -> HeapModel.WhyAlive?
+  {
     var phases: [String: Double] = [:]
     let model = try process.heapModel(scope: .full, phases: &phases)
-    guard let block = Self.block(of: subject, in: model, suppressions: suppressions) else { return nil }
+    guard let block = block(of: subject, in: model, suppressions: suppressions) else { return nil }
     return model.whyAlive(block)
   }
 

@@ -90,11 +90,7 @@ struct WatchCommand: ParsableCommand {
         return error
       }
     }
-    if process.isLaunched, process.ending() == nil {
-      kill(process.pid, SIGTERM)
-      var status: Int32 = 0
-      waitpid(process.pid, &status, 0)
-    }
+    process.stop()
     if let failure {
       CommandOutput.error("\(failure)")
       throw ExitCode(2)

@@ -45,7 +45,7 @@ struct WatchEndToEndTests {
     }
   }
 
-  @Test func aServerGrowsOnScreenTheMarkResetsItsChangeEnterShowsItsGlobalAndTheAppOutlivesIt() throws {
+  @Test func aServerGrowsOnScreenTheMarkResetsItsChangeEnterShowsItsGlobalAndItsLeaksAtExitStay() throws {
     let log = FileManager.default.temporaryDirectory.appendingPathComponent(
       "leaklab-watch-test-\(UUID().uuidString).log"
     ).path
@@ -87,7 +87,10 @@ struct WatchEndToEndTests {
       Self.columns(of: "SessionRecord", in: $0).map { $0.count == 9 && $0.change == "+1" } == true
     }
     kill(pid, SIGUSR2)
-    try session.waitFor(text: "exited with status 3", timeout: .seconds(30))
+    // Held at its exit, read once more: the leaks at exit.
+    screen = try session.waitFor(text: "exited with status 3: read at its exit", timeout: .seconds(30))
+    #expect(screen.contains { $0.contains("Leaks at exit · 1 kind") })
+    #expect(screen.contains { $0.contains("9 × Connection ⇄ RequestHandler") })
     try session.sendKeys("q")
     #expect(try session.waitForExit() == 0)
   }

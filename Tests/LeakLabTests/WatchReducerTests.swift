@@ -91,7 +91,7 @@ import TextGrid
 
   @Test func whenTheProcessEndsTheLastScreenStaysWithItsStatus() {
     var state = WatchFixtures.state(after: [3, 5])
-    _ = WatchReducer.reduce(&state, .processEnded("exited with status 3"))
+    _ = WatchReducer.reduce(&state, .processEnded("exited with status 3", atExit: nil))
     #expect(!state.isWatching)
     #expect(row("Session", in: state)?.entry.count == 5)
     #expect(WatchReducer.reduce(&state, .keyPressed(.openKeyPressed)).isEmpty)
@@ -99,6 +99,17 @@ import TextGrid
     let screen = renderWatch(state, size: Size(width: 80, height: 24)).lines
     #expect(screen[0].contains("exited with status 3"))
     #expect(screen.contains { $0.contains("3 × Connection ⇄ RequestHandler") })
+  }
+
+  @Test func aProgramReadAtItsExitShowsItsLeaksAtExit() {
+    var state = WatchFixtures.state(after: [3, 5])
+    _ = WatchReducer.reduce(
+      &state, .processEnded("exited with status 3", atExit: WatchFixtures.snapshot(requests: 7)))
+    #expect(state.isAtExit)
+    #expect(row("Session", in: state)?.counts == [3, 5, 7])
+    let screen = renderWatch(state, size: Size(width: 80, height: 24)).lines
+    #expect(screen[0].contains("exited with status 3: read at its exit"))
+    #expect(screen.contains { $0.contains("Leaks at exit · 1 kind") })
   }
 
   @Test func aFailedSnapshotIsOneLineInTheHeaderUntilTheNextSucceeds() {

@@ -33,7 +33,7 @@ import TextGrid
 
   @Test func theProcessExited() {
     var state = WatchFixtures.state(after: [20, 40])
-    _ = WatchReducer.reduce(&state, .processEnded("exited with status 3"))
+    _ = WatchReducer.reduce(&state, .processEnded("exited with status 3", atExit: nil))
     expectSnapshots(state, named: "exited")
   }
 }

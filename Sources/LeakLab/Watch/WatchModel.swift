@@ -95,7 +95,7 @@ public final class WatchModel {
     state.isTakingSnapshot = true
     queue.async { [source] in
       if let ending = source.endingDescription() {
-        Self.deliver(.processEnded(ending), to: self)
+        Self.deliver(.processEnded(ending, atExit: source.exitSnapshot), to: self)
         return
       }
       do {
@@ -104,7 +104,8 @@ public final class WatchModel {
       } catch {
         // A process that ended meanwhile is not a failure.
         let action: WatchAction =
-          source.endingDescription().map { .processEnded($0) } ?? .snapshotFailed("\(error)")
+          source.endingDescription().map { .processEnded($0, atExit: source.exitSnapshot) }
+          ?? .snapshotFailed("\(error)")
         Self.deliver(action, to: self)
       }
     }
@@ -117,7 +118,7 @@ public final class WatchModel {
         DispatchQueue.main.async { [weak self] in MainActor.assumeIsolated { self?.isBusy = false } }
         return
       }
-      Self.deliver(.processEnded(ending), to: self)
+      Self.deliver(.processEnded(ending, atExit: source.exitSnapshot), to: self)
     }
   }
 

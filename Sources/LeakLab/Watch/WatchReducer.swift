@@ -14,8 +14,8 @@ public enum WatchAction: Sendable {
   case snapshotTaken(WatchSnapshot)
   /// A snapshot could not be taken: why, in one line.
   case snapshotFailed(String)
-  /// The process ended: "exited with status 3".
-  case processEnded(String)
+  /// The process ended ("exited with status 3"), read at its exit when it could be (a program watch started).
+  case processEnded(String, atExit: WatchSnapshot?)
   /// The explain view's answer (nil: no such instance any more), or why there is none.
   case explained(HeapModel.WhyAlive?, failure: String?)
   /// The report was written to `path`, or could not be (`error`).
@@ -55,7 +55,11 @@ public enum WatchReducer {
     case .snapshotFailed(let reason):
       state.isTakingSnapshot = false
       state.failure = reason
-    case .processEnded(let ending):
+    case .processEnded(let ending, let atExit):
+      if let atExit {
+        take(&state, atExit)
+        state.isAtExit = true
+      }
       state.isTakingSnapshot = false
       state.ending = ending
     case .explained(let why, let failure):

@@ -13,6 +13,8 @@ public protocol WatchSource: Sendable {
   var process: WatchState.Process { get }
   /// How the process ended ("exited with status 3"), or nil while it runs.
   func endingDescription() -> String?
+  /// The snapshot taken at the program's exit (its leaks at exit), when there is one.
+  var exitSnapshot: WatchSnapshot? { get }
   /// A census and the leaks, read while the process is stopped.
   func snapshot() throws -> WatchSnapshot
   /// Why one instance of `subject` is alive (nil: there is none any more).

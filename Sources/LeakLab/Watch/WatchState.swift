@@ -96,6 +96,8 @@ public struct WatchState: Sendable {
   public static let periods = [1, 2, 5, 10]
   /// How the process ended, once it has: "exited with status 3".
   public var ending: String?
+  /// Whether the newest snapshot was taken at the program's exit: its leaks are the leaks at exit.
+  public var isAtExit = false
   /// The last snapshot's failure, in one line (cleared by the next success).
   public var failure: String?
   /// Whether a snapshot is being taken now.

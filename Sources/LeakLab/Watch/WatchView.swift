@@ -50,7 +50,8 @@ enum WatchView {
     x += grid.put(" \(process.name) (pid \(process.pid)) ", at: Point(x: x, y: area.minY), style: .title)
     let status: (String, Style)
     if let ending = state.ending {
-      status = ("\(ending)\(state.latest == nil ? "" : ": its last snapshot") · q quits", .alert)
+      let shown = state.latest == nil ? "" : state.isAtExit ? ": read at its exit" : ": its last snapshot"
+      status = ("\(ending)\(shown) · q quits", .alert)
     } else if let failure = state.failure {
       status = (failure, .alert)
     } else if state.latest == nil {
@@ -120,7 +121,8 @@ enum WatchView {
 
   static func drawLeaks(_ state: WatchState, in area: Rect, on grid: inout Grid) {
     let leaks = state.leaks
-    let title = state.latest == nil ? "Leaks" : "Leaks · \(leaks.count) kind\(leaks.count == 1 ? "" : "s")"
+    var title = state.isAtExit ? "Leaks at exit" : "Leaks"
+    if state.latest != nil { title += " · \(leaks.count) kind\(leaks.count == 1 ? "" : "s")" }
     let inner = grid.drawBox(
       area, title: title, style: state.focus == .leaks ? .title : .plain, titleStyle: .title)
     guard inner.height > 0 else { return }
