@@ -92,7 +92,8 @@ import TextGrid
   @Test func whenTheProcessEndsTheLastScreenStaysWithItsStatus() {
     var state = WatchFixtures.state(after: [3, 5])
     _ = WatchReducer.reduce(&state, .processEnded("exited with status 3", atExit: nil))
-    #expect(!state.isWatching)
+    let isWatching = state.isWatching
+    #expect(!isWatching)
     #expect(row("Session", in: state)?.entry.count == 5)
     #expect(WatchReducer.reduce(&state, .keyPressed(.openKeyPressed)).isEmpty)
     #expect(state.notice == "The process has exited with status 3: nothing to read")
@@ -105,7 +106,8 @@ import TextGrid
     var state = WatchFixtures.state(after: [3, 5])
     _ = WatchReducer.reduce(
       &state, .processEnded("exited with status 3", atExit: WatchFixtures.snapshot(requests: 7)))
-    #expect(state.isAtExit)
+    let isAtExit = state.isAtExit
+    #expect(isAtExit)
     #expect(row("Session", in: state)?.counts == [3, 5, 7])
     let screen = renderWatch(state, size: Size(width: 80, height: 24)).lines
     #expect(screen[0].contains("exited with status 3: read at its exit"))
@@ -124,7 +126,8 @@ import TextGrid
   @Test func pAndIPauseAndChangeThePeriod() {
     var state = WatchFixtures.state(after: [3])
     _ = WatchReducer.reduce(&state, .keyPressed(.pauseKeyPressed))
-    #expect(!state.isWatching)
+    let isWatching = state.isWatching
+    #expect(!isWatching)
     _ = WatchReducer.reduce(&state, .keyPressed(.periodKeyPressed))
     #expect(state.period == 5)
     #expect(state.notice == "A snapshot every 5 s")
