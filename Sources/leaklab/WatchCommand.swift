@@ -61,23 +61,46 @@ struct WatchCommand: ParsableCommand {
 
   func run() throws {
     CrashReports.makeNonInteractive()
-    let process: WatchedProcess
-    do {
-      if let pid {
-        process = try WatchedProcess.attach(pid: pid)
+    do throws(ProcessLeaksError) {
+      // A process given must exist; then the terminal must do, before a program is started for it.
+      var attached: WatchedProcess?
+      if let pid { attached = try WatchedProcess.attach(pid: pid) }
+      Self.checkTerminal()
+      let process: WatchedProcess
+      if let attached {
+        process = attached
       } else {
-        let name = URL(fileURLWithPath: command[0]).lastPathComponent
-        let output =
-          programOutput
-          ?? FileManager.default.temporaryDirectory.appendingPathComponent(
-            "leaklab-watch-\(name)-\(getpid()).log"
-          ).path
-        process = try WatchedProcess.launch(command, outputPath: output)
+        process = try WatchedProcess.launch(command, outputPath: programOutputPath)
       }
+      watch(process)
     } catch {
       CommandOutput.error(error.description)
       throw ExitCode(2)
     }
+  }
+
+  /// Where a started program's output goes: `--program-output`, else a file in the temporary directory.
+  private var programOutputPath: String {
+    programOutput
+      ?? FileManager.default.temporaryDirectory.appendingPathComponent(
+        "leaklab-watch-\(URL(fileURLWithPath: command.first ?? "program").lastPathComponent)-\(getpid()).log"
+      ).path
+  }
+
+  /// Exits with one line and status 2 when the app cannot run in this terminal.
+  private static func checkTerminal() {
+    do throws(TerminalError) {
+      try Terminal.preflight(
+        environment: ProcessInfo.processInfo.environment, standardInputIsTerminal: isatty(STDIN_FILENO) == 1,
+        standardOutputIsTerminal: isatty(STDOUT_FILENO) == 1)
+    } catch {
+      CommandOutput.error("\(error)")
+      CommandOutput.exit(2)
+    }
+  }
+
+  /// Runs the app on `process` until `q`; a program leaklab started is stopped then.
+  private func watch(_ process: WatchedProcess) {
     let failure = MainActor.assumeIsolated { () -> TerminalError? in
       let model = WatchModel(source: process, period: period)
       let app = WatchAppAdapter(model: model)
@@ -93,7 +116,7 @@ struct WatchCommand: ParsableCommand {
     process.stop()
     if let failure {
       CommandOutput.error("\(failure)")
-      throw ExitCode(2)
+      CommandOutput.exit(2)
     }
   }
 }

@@ -80,7 +80,10 @@ struct WatchEndToEndTests {
     try session.sendKeys("Enter", "Enter")
     try session.waitFor(text: "held from root: global sessionLog in WatchedServer", timeout: .seconds(30))
     try session.waitFor(text: "1 of 1 strong reference found")
-    try session.sendKeys("Escape")
+    try session.sendKeys("Escape", "Tab", "Enter")
+    try session.waitFor(
+      text: "Connection → handler: RequestHandler → connection: Connection (cycle)", timeout: .seconds(30))
+    try session.sendKeys("Escape", "BTab")
     // The server still serves: one more request shows up against the mark.
     try Self.request(pid, number: 9, log: log)
     try session.waitUntil("a request after the mark", timeout: .seconds(30)) {
@@ -93,6 +96,56 @@ struct WatchEndToEndTests {
     #expect(screen.contains { $0.contains("9 × Connection ⇄ RequestHandler") })
     try session.sendKeys("q")
     #expect(try session.waitForExit() == 0)
+  }
+
+  /// Starts WatchedServer with `arguments`, no signal blocked, its output
+  /// into `log` (nothing inherited: a test's pipes must close when it ends).
+  func startServer(_ arguments: [String], log: String) throws -> pid_t {
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    var none = sigset_t()
+    sigemptyset(&none)
+    posix_spawnattr_setsigmask(&attributes, &none)
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
+    var pid: pid_t = 0
+    let argv: [UnsafeMutablePointer<CChar>?] = ([server] + arguments).map { strdup($0) } + [nil]
+    defer { argv.forEach { free($0) } }
+    let status = posix_spawn(&pid, server, &actions, &attributes, argv, environ)
+    try #require(status == 0, "cannot start WatchedServer: \(String(cString: strerror(status)))")
+    return pid
+  }
+
+  @Test func aProcessGivenWithPidRunsOnAfterQ() throws {
+    let log = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "leaklab-watch-pid-\(UUID().uuidString).log"
+    ).path
+    defer { unlink(log) }
+    let pid = try startServer(["--requests", "2"], log: log)
+    defer {
+      kill(pid, SIGKILL)
+      var status: Int32 = 0
+      waitpid(pid, &status, 0)
+    }
+    let session = try TmuxSession(
+      command: [LeakLabBinary.path, "watch", "--period", "1", "--pid", "\(pid)"],
+      size: Size(width: 80, height: 24))
+    defer { session.kill() }
+    try session.waitUntil("the census of the running server", timeout: .seconds(30)) {
+      Self.columns(of: "SessionRecord", in: $0)?.count == 2
+    }
+    try session.sendKeys("q")
+    #expect(try session.waitForExit() == 0)
+    // Still serving after the app has gone.
+    try Self.request(pid, number: 3, log: log)
+    var status: Int32 = 0
+    #expect(waitpid(pid, &status, WNOHANG) == 0)
   }
 
   @Test func aProgramThatIsNotSwiftIsAOneLineErrorInTheApp() throws {
