@@ -27,16 +27,6 @@ public struct LeakKind: Sendable, Hashable {
   /// Their bytes.
   public var bytes: Int
 
-  /// A kind of leak: `roots` are the graph's blocks that root each leak.
-  public init(id: String, signature: String, isCycle: Bool, roots: [Int], blocks: Int, bytes: Int) {
-    self.id = id
-    self.signature = signature
-    self.isCycle = isCycle
-    self.roots = roots
-    self.blocks = blocks
-    self.bytes = bytes
-  }
-
   /// How many leaks of this kind there are.
   public var count: Int { roots.count }
 

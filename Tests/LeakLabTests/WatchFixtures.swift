@@ -1,8 +1,8 @@
 import Foundation
 import HeapModel
-import ProcessLeaks
 
 @testable import LeakLab
+@testable import ProcessLeaks
 
 /// Made-up censuses for the watch's tests: a server's types, each instance
 /// at its own address (the same addresses from one census to the next, so
