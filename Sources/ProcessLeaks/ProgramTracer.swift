@@ -32,6 +32,8 @@ final class ProgramTracer: @unchecked Sendable {
   /// Kept until the tracer goes: freeing it puts back the SIGINT handler
   /// that was there at the launch, which would undo the terminal's.
   private var process: TracedProcess?
+  /// When the program was last stopped for work (read by that work, on the tracer's thread).
+  private(set) var stoppedAt = ContinuousClock.now
 
   /// Starts `command` on a new thread with its output appended to `output`;
   /// `atExit` reads it once, held at its exit.
@@ -139,6 +141,7 @@ final class ProgramTracer: @unchecked Sendable {
           return pending
         }
         guard !work.isEmpty else { continue }
+        stoppedAt = ContinuousClock.now
         let stopped = process.stopAll()
         for item in work { item(stopped ? process : nil) }
         if stopped { process.resumeAll() }

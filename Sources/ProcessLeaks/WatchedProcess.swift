@@ -115,8 +115,8 @@ public final class WatchedProcess: @unchecked Sendable {
     let suppressions = suppressions
     if let tracer {
       do {
-        return try tracer.perform { process throws(ProcessLeaksError) in
-          try Self.read(process, suppressions: suppressions, stoppedSince: ContinuousClock.now)
+        return try tracer.perform { [tracer] process throws(ProcessLeaksError) in
+          try Self.read(process, suppressions: suppressions, stoppedSince: tracer.stoppedAt)
         }
       } catch {
         // Ending: its end (and its leaks at exit) are known once the tracer is done with it.
