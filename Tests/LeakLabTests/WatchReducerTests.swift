@@ -56,6 +56,24 @@ import TextGrid
     #expect(state.rows.count == 3)
   }
 
+  @Test func aFilterThatHidesTheSelectionSelectsTheProgramsOwnMatchFirst() {
+    let entries = [
+      WatchFixtures.entry("Session", count: 3, base: 0x10_0000),
+      WatchFixtures.entry("CacheStorage", count: 1, size: 4096, base: 0x20_0000, program: false),
+      WatchFixtures.entry("CachedResponse", count: 2, base: 0x30_0000),
+    ]
+    var state = WatchState(process: WatchFixtures.process)
+    let census = HeapCensus(entries: entries, blocks: 6, bytes: 4096 + 5 * 32)
+    _ = WatchReducer.reduce(
+      &state, .snapshotTaken(WatchSnapshot(time: .now, stoppedMilliseconds: 1, census: census)))
+    #expect(state.selected?.entry.name == "Session")
+    _ = WatchReducer.reduce(&state, .keyPressed(.filterKeyPressed))
+    for character in "cache" { _ = WatchReducer.reduce(&state, .filterTyped(.character(character))) }
+    // CacheStorage is first by bytes, but the standard library's.
+    #expect(state.rows.first?.entry.name == "CacheStorage")
+    #expect(state.selected?.entry.name == "CachedResponse")
+  }
+
   @Test func theProgramsOwnTypeIsSelectedFirstAndArrowsMoveTheSelection() {
     var state = WatchFixtures.state(after: [3])
     #expect(state.selected?.entry.name == "Session")

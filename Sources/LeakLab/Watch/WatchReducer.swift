@@ -92,11 +92,7 @@ public enum WatchReducer {
       state.mark = snapshot.census
       state.markSnapshot = state.snapshotCount
     }
-    let rows = state.rows
-    if !rows.contains(where: { $0.entry.key == state.selectedKey }) {
-      // The program's own types first: what its developer came to see.
-      state.selectedKey = (rows.first { $0.entry.isProgramType } ?? rows.first)?.entry.key
-    }
+    keepSelectionShown(&state)
     state.selectedLeak = min(state.selectedLeak, max(0, snapshot.leaks.count - 1))
   }
 
@@ -264,9 +260,14 @@ public enum WatchReducer {
     default:
       return
     }
+    keepSelectionShown(&state)
+  }
+
+  /// Selects a shown type when the selected one is not shown: the program's
+  /// own first (what its developer came to see), else the first.
+  private static func keepSelectionShown(_ state: inout WatchState) {
     let rows = state.rows
-    if !rows.contains(where: { $0.entry.key == state.selectedKey }) {
-      state.selectedKey = rows.first?.entry.key
-    }
+    guard !rows.contains(where: { $0.entry.key == state.selectedKey }) else { return }
+    state.selectedKey = (rows.first { $0.entry.isProgramType } ?? rows.first)?.entry.key
   }
 }
