@@ -145,7 +145,9 @@ public enum CensusText {
   }
 
   /// `+200`, `-3`, `0`.
-  static func signed(_ value: Int) -> String { value > 0 ? "+\(value.formatted())" : value.formatted() }
+  public static func signed(_ value: Int) -> String {
+    value > 0 ? "+\(value.formatted())" : value.formatted()
+  }
 
   static func signedBytes(_ value: Int) -> String {
     value > 0 ? "+" + byteText(value) : value < 0 ? "-" + byteText(-value) : "0 B"
@@ -158,7 +160,8 @@ public enum CensusText {
     return "\(((Double(bytes) / 1_048_576) * 10).rounded() / 10) MiB"
   }
 
-  static func millisecondsText(_ milliseconds: Double) -> String {
+  /// `41 ms`, `3.2 ms`.
+  public static func millisecondsText(_ milliseconds: Double) -> String {
     milliseconds >= 10 ? "\(Int(milliseconds.rounded())) ms" : "\((milliseconds * 10).rounded() / 10) ms"
   }
 
