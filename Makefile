@@ -226,6 +226,7 @@ bench: deps lint-bench-tree
 	$(SWIFT) build -c release --product LiveObjects
 	$(SWIFT) run -c release LeakLabBenchmarks leaks
 	$(SWIFT) build -c release --product LeakLabAllocationRecorder
+	$(MAKE) --no-print-directory server-fixtures
 	$(SWIFT) run -c release LeakLabBenchmarks sites
 
 ## docs-images: the pictures the README shows, made from the real program

@@ -180,6 +180,9 @@ let package = Package(
     // A request loop that keeps something of every request reachable (a global list, a cache, an
     // observer list): what `leaklab heap` is judged on.
     .executableTarget(name: "GrowingHeap", path: "Tools/LeakFixtures/GrowingHeap"),
+    // A server that grows and leaks a cycle per request (SIGUSR1), exits with status 3 on SIGUSR2:
+    // what `leaklab watch`'s end-to-end tests drive.
+    .executableTarget(name: "WatchedServer", path: "Tools/LeakFixtures/WatchedServer"),
     // `make bench`'s program for `leaklab leaks`: a million live objects, some leaked cycles.
     .executableTarget(name: "LiveObjects", path: "Tools/LeakFixtures/LiveObjects"),
     // What the runtime holds where no scan looks: a continuation's task, an object's side table.

@@ -22,6 +22,7 @@
 #include <sys/types.h>
 #include <sys/user.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 typedef enum PLThreadState {
@@ -50,6 +51,11 @@ struct PLTracee {
   size_t capacity;
   bool groupExit;
   int exitStatus;
+  /// Whether the spawned program has been let run (its first stop continued).
+  bool started;
+  /// Set when the end was seen while stopping the threads; the next run reports it.
+  bool hasEnd;
+  PLEnd end;
   struct sigaction savedInterrupt;
   struct sigaction savedQuit;
   bool signalsSaved;
@@ -129,8 +135,17 @@ static void pl_readRegisters(PLThread *thread) {
 
 // MARK: Spawn
 
+/// Unblocks every signal (async-signal-safe): a thread that spawns may block
+/// some (seen through tmux), and the program would inherit its mask.
+static int pl_unblockSignals(void) {
+  sigset_t none;
+  sigemptyset(&none);
+  return sigprocmask(SIG_SETMASK, &none, NULL);
+}
+
 PLTracee *pl_spawn(
-    const char *path, char *const argv[], char *const envp[], int stdoutFD, int *outError, PLSpawnStage *outStage) {
+    const char *path, char *const argv[], char *const envp[], int stdinFD, int stdoutFD, int stderrFD,
+    bool ownProcessGroup, int *outError, PLSpawnStage *outStage) {
   extern char **environ;
   *outError = 0;
   // The child reports a failed step (stage, errno) through a pipe closed on exec.
@@ -152,7 +167,12 @@ PLTracee *pl_spawn(
     // Only async-signal-safe calls here: the parent may have other threads.
     close(report[0]);
     int failure[2] = {PLSpawnTraceMe, 0};
-    if (stdoutFD >= 0 && stdoutFD != STDOUT_FILENO && dup2(stdoutFD, STDOUT_FILENO) < 0) {
+    if ((stdoutFD >= 0 && stdoutFD != STDOUT_FILENO && dup2(stdoutFD, STDOUT_FILENO) < 0)
+        || (stdinFD >= 0 && stdinFD != STDIN_FILENO && dup2(stdinFD, STDIN_FILENO) < 0)
+        || (stderrFD >= 0 && stderrFD != STDERR_FILENO && dup2(stderrFD, STDERR_FILENO) < 0)
+        || (ownProcessGroup && setpgid(0, 0) != 0)) {
+      failure[0] = PLSpawnFork;
+    } else if (ownProcessGroup && pl_unblockSignals() != 0) {
       failure[0] = PLSpawnFork;
     } else if (ptrace(PTRACE_TRACEME, 0, NULL, NULL) == 0) {
       execve(path, argv, envp != NULL ? envp : environ);
@@ -221,13 +241,90 @@ static bool pl_isStopSignal(int signal) {
   return signal == SIGSTOP || signal == SIGTSTP || signal == SIGTTIN || signal == SIGTTOU;
 }
 
+/// Handles one wait status of a traced thread of a running program: returns
+/// true when the run is over (`end` says how), false to go on waiting.
+static bool pl_handleStatus(PLTracee *tracee, pid_t tid, int status, bool *signalled, PLEnd *end) {
+  pid_t leader = tracee->pid;
+  PLThread *thread = pl_addThread(tracee, tid, PLThreadRunning);
+  if (thread == NULL) {
+    end->kind = PLEndFailed;
+    end->status = ENOMEM;
+    return true;
+  }
+  if (WIFEXITED(status) || WIFSIGNALED(status)) {
+    thread->state = PLThreadGone;
+    if (tid != leader) return false;
+    end->kind = WIFEXITED(status) ? PLEndExited : PLEndSignalled;
+    end->status = WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status);
+    return true;
+  }
+  if (!WIFSTOPPED(status)) return false;
+  int signal = WSTOPSIG(status);
+  int event = status >> 16;
+  int deliver = 0;
+  if (signal == SIGTRAP && event == PTRACE_EVENT_CLONE) {
+    // A thread made as the process exits may be gone before it was made:
+    // the event then names no thread (0), and nothing will report for it.
+    unsigned long created = 0;
+    if (ptrace(PTRACE_GETEVENTMSG, tid, NULL, &created) == 0 && created != 0)
+      pl_addThread(tracee, (pid_t)created, PLThreadRunning);
+  } else if (signal == SIGTRAP && event == PTRACE_EVENT_EXEC) {
+    // A new program image: the other threads are gone.
+    for (size_t index = 0; index < tracee->count; index++)
+      if (tracee->threads[index].tid != leader) tracee->threads[index].state = PLThreadGone;
+    thread = pl_thread(tracee, tid);
+  } else if (signal == SIGTRAP && event == PTRACE_EVENT_EXIT) {
+    unsigned long code = 0;
+    ptrace(PTRACE_GETEVENTMSG, tid, NULL, &code);
+    pl_readRegisters(thread);
+    long call = thread->registersRead ? (long)thread->registers.orig_rax : -1;
+    if (WIFSIGNALED((int)code)) {
+      *signalled = true;  // killed: nothing to hold, let every thread go
+    } else if (call == SYS_exit && !tracee->groupExit) {
+      // One thread ending on its own (pthread_exit); the process goes on.
+      // (A thread group leader that ends this way stays a zombie until the
+      // others have gone: it will not stop again.)
+      thread->state = PLThreadGone;
+    } else {
+      thread->state = PLThreadAtExit;
+      if (call == SYS_exit_group) {
+        tracee->groupExit = true;
+        tracee->exitStatus = WEXITSTATUS((int)code);
+      }
+      if (tracee->groupExit && pl_allHeld(tracee)) {
+        end->kind = PLEndAtExit;
+        end->status = tracee->exitStatus;
+        return true;
+      }
+      return false;
+    }
+  } else if (event == 0 && !*signalled) {
+    siginfo_t info;
+    bool groupStop = pl_isStopSignal(signal) && ptrace(PTRACE_GETSIGINFO, tid, NULL, &info) != 0;
+    // A new thread's first stop is its own SIGSTOP, as is the stop
+    // `pl_stopAll` asked for; group stops are not honoured.
+    if (!groupStop && signal != SIGSTOP) deliver = signal;
+  }
+  if (ptrace(PTRACE_CONT, tid, NULL, (void *)(long)deliver) != 0 && errno == ESRCH) thread->state = PLThreadGone;
+  return false;
+}
+
+/// Lets the spawned program run, once.
+static bool pl_start(PLTracee *tracee, PLEnd *end) {
+  if (tracee->started) return true;
+  tracee->started = true;
+  if (ptrace(PTRACE_CONT, tracee->pid, NULL, NULL) != 0) {
+    end->kind = PLEndFailed;
+    end->status = errno;
+    return false;
+  }
+  return true;
+}
+
 PLEnd pl_runToExit(PLTracee *tracee) {
   PLEnd end = {PLEndFailed, 0};
-  pid_t leader = tracee->pid;
-  if (ptrace(PTRACE_CONT, leader, NULL, NULL) != 0) {
-    end.status = errno;
-    return end;
-  }
+  if (tracee->hasEnd) return tracee->end;
+  if (!pl_start(tracee, &end)) return end;
   bool signalled = false;
   for (;;) {
     int status = 0;
@@ -237,65 +334,117 @@ PLEnd pl_runToExit(PLTracee *tracee) {
       end.status = errno;
       return end;
     }
-    PLThread *thread = pl_addThread(tracee, tid, PLThreadRunning);
-    if (thread == NULL) {
-      end.status = ENOMEM;
+    if (pl_handleStatus(tracee, tid, status, &signalled, &end)) return end;
+  }
+}
+
+PLEnd pl_runFor(PLTracee *tracee, int milliseconds) {
+  PLEnd end = {PLEndFailed, 0};
+  if (tracee->hasEnd) return tracee->end;
+  if (!pl_start(tracee, &end)) return end;
+  struct timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  long long deadline = (long long)now.tv_sec * 1000 + now.tv_nsec / 1000000 + milliseconds;
+  bool signalled = false;
+  for (;;) {
+    int status = 0;
+    pid_t tid = waitpid(-1, &status, __WALL | WNOHANG);
+    if (tid < 0) {
+      if (errno == EINTR) continue;
+      end.status = errno;
       return end;
     }
-    if (WIFEXITED(status) || WIFSIGNALED(status)) {
-      thread->state = PLThreadGone;
-      if (tid != leader) continue;
-      end.kind = WIFEXITED(status) ? PLEndExited : PLEndSignalled;
-      end.status = WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status);
+    if (tid > 0) {
+      if (pl_handleStatus(tracee, tid, status, &signalled, &end)) return end;
+      continue;
+    }
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    if ((long long)now.tv_sec * 1000 + now.tv_nsec / 1000000 >= deadline && !tracee->groupExit) {
+      end.kind = PLEndRunning;
+      end.status = 0;
       return end;
     }
-    if (!WIFSTOPPED(status)) continue;
-    int signal = WSTOPSIG(status);
-    int event = status >> 16;
-    int deliver = 0;
-    if (signal == SIGTRAP && event == PTRACE_EVENT_CLONE) {
-      // A thread made as the process exits may be gone before it was made:
-      // the event then names no thread (0), and nothing will report for it.
-      unsigned long created = 0;
-      if (ptrace(PTRACE_GETEVENTMSG, tid, NULL, &created) == 0 && created != 0)
-        pl_addThread(tracee, (pid_t)created, PLThreadRunning);
-    } else if (signal == SIGTRAP && event == PTRACE_EVENT_EXEC) {
-      // A new program image: the other threads are gone.
-      for (size_t index = 0; index < tracee->count; index++)
-        if (tracee->threads[index].tid != leader) tracee->threads[index].state = PLThreadGone;
-      thread = pl_thread(tracee, tid);
-    } else if (signal == SIGTRAP && event == PTRACE_EVENT_EXIT) {
-      unsigned long code = 0;
-      ptrace(PTRACE_GETEVENTMSG, tid, NULL, &code);
-      pl_readRegisters(thread);
-      long call = thread->registersRead ? (long)thread->registers.orig_rax : -1;
-      if (WIFSIGNALED((int)code)) {
-        signalled = true;  // killed: nothing to hold, let every thread go
-      } else if (call == SYS_exit && !tracee->groupExit) {
-        // One thread ending on its own (pthread_exit); the process goes on.
-        // (A thread group leader that ends this way stays a zombie until the
-        // others have gone: it will not stop again.)
-        thread->state = PLThreadGone;
-      } else {
-        thread->state = PLThreadAtExit;
-        if (call == SYS_exit_group) {
-          tracee->groupExit = true;
-          tracee->exitStatus = WEXITSTATUS((int)code);
+    struct timespec pause = {0, 2 * 1000 * 1000};
+    nanosleep(&pause, NULL);
+  }
+}
+
+bool pl_stopAll(PLTracee *tracee) {
+  if (tracee->hasEnd || tracee->groupExit) return false;
+  pid_t leader = tracee->pid;
+  for (size_t index = 0; index < tracee->count; index++) {
+    PLThread *thread = &tracee->threads[index];
+    if (thread->state != PLThreadRunning) continue;
+    if (syscall(SYS_tgkill, leader, thread->tid, SIGSTOP) != 0 && errno == ESRCH) thread->state = PLThreadGone;
+  }
+  // Each running thread reports a stop; a new thread (cloned meanwhile) is waited for too.
+  for (size_t index = 0; index < tracee->count; index++) {
+    while (tracee->threads[index].state == PLThreadRunning) {
+      pid_t tid = tracee->threads[index].tid;
+      int status = 0;
+      if (waitpid(tid, &status, __WALL) < 0) {
+        if (errno == EINTR) continue;
+        tracee->threads[index].state = PLThreadGone;
+        break;
+      }
+      if (WIFEXITED(status) || WIFSIGNALED(status)) {
+        tracee->threads[index].state = PLThreadGone;
+        if (tid == leader) {
+          tracee->hasEnd = true;
+          tracee->end.kind = WIFEXITED(status) ? PLEndExited : PLEndSignalled;
+          tracee->end.status = WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status);
+          return false;
         }
-        if (tracee->groupExit && pl_allHeld(tracee)) {
-          end.kind = PLEndAtExit;
-          end.status = tracee->exitStatus;
-          return end;
+        break;
+      }
+      if (!WIFSTOPPED(status)) continue;
+      int signal = WSTOPSIG(status);
+      int event = status >> 16;
+      if (event == PTRACE_EVENT_CLONE) {
+        unsigned long created = 0;
+        if (ptrace(PTRACE_GETEVENTMSG, tid, NULL, &created) == 0 && created != 0) {
+          // A traced clone starts with its own SIGSTOP: it stops by itself.
+          pl_addThread(tracee, (pid_t)created, PLThreadRunning);
         }
+        ptrace(PTRACE_CONT, tid, NULL, NULL);
         continue;
       }
-    } else if (event == 0 && !signalled) {
-      siginfo_t info;
-      bool groupStop = pl_isStopSignal(signal) && ptrace(PTRACE_GETSIGINFO, tid, NULL, &info) != 0;
-      // A new thread's first stop is its own SIGSTOP; group stops are not honoured.
-      if (!groupStop && signal != SIGSTOP) deliver = signal;
+      if (event == PTRACE_EVENT_EXIT) {
+        // The program is ending: let the run see it.
+        bool signalled = false;
+        PLEnd end = {PLEndFailed, 0};
+        if (pl_handleStatus(tracee, tid, status, &signalled, &end)) {
+          tracee->hasEnd = true;
+          tracee->end = end;
+          return false;
+        }
+        if (tracee->groupExit) return false;
+        continue;
+      }
+      if (event != 0) {
+        ptrace(PTRACE_CONT, tid, NULL, NULL);
+        continue;
+      }
+      // A signal-delivery stop: ours (SIGSTOP) is dropped at resume; another
+      // is delivered then (ours, still pending, stops it later and is dropped).
+      tracee->threads[index].pendingSignal = signal == SIGSTOP ? 0 : signal;
+      tracee->threads[index].state = PLThreadStopped;
     }
-    if (ptrace(PTRACE_CONT, tid, NULL, (void *)(long)deliver) != 0 && errno == ESRCH) thread->state = PLThreadGone;
+  }
+  for (size_t index = 0; index < tracee->count; index++)
+    if (tracee->threads[index].state == PLThreadStopped) pl_readRegisters(&tracee->threads[index]);
+  return true;
+}
+
+void pl_resumeAll(PLTracee *tracee) {
+  for (size_t index = 0; index < tracee->count; index++) {
+    PLThread *thread = &tracee->threads[index];
+    if (thread->state != PLThreadStopped) continue;
+    thread->state = PLThreadRunning;
+    int signal = thread->pendingSignal;
+    thread->pendingSignal = 0;
+    if (ptrace(PTRACE_CONT, thread->tid, NULL, (void *)(long)signal) != 0 && errno == ESRCH)
+      thread->state = PLThreadGone;
   }
 }
 

@@ -226,6 +226,19 @@ extension HeapModel {
           sink.simple(simple, from: block, bytes: bytes, size: size)
           return
         }
+        if kind == .stringStorage {
+          // A string's storage, read as its walk reads it, without the walk (half the objects of a
+          // program that keeps text: a layout copied per block was a fifth of the model's time).
+          model.typeIDs.base![block] = typeID
+          setKind(block, kind)
+          swiftObjects += 1
+          recordCounts(block, counts)
+          if let offset = ObjectWalk.breadcrumbsOffset(bytes, size: size) {
+            sink.exact(
+              bytes.load(fromByteOffset: offset, as: UInt.self), at: offset, from: block, kind: .strong)
+          }
+          return
+        }
         guard
           let layout = model.layoutPerInstance[Int(typeID)]
             ? types.layout(metadata: first, instance: heap.startPointer[block])
@@ -354,6 +367,17 @@ extension HeapModel {
     unowned(unsafe) let model: HeapModel
     var index: MVBlockIndex
     var exactEdges = 0
+    // The model's edge tables, unowned(unsafe) as the model: reading them
+    // through the model retained each table once per edge.
+    unowned(unsafe) let targets: ScratchBuffer<UInt32>
+    unowned(unsafe) let infos: ScratchBuffer<UInt32>
+
+    init(model: HeapModel, index: MVBlockIndex) {
+      self.model = model
+      self.index = index
+      targets = model.outTargets
+      infos = model.outInfos
+    }
 
     /// Reads references at fixed offsets (``SimpleSlot``).
     mutating func simple(
@@ -388,8 +412,6 @@ extension HeapModel {
       // says (a reference points at an object's start): a word like any other.
       let interior = target & HeapModel.interiorBit != 0
       let edgeKind: EdgeKind = interior && kind != .unmanaged ? .conservative : kind
-      let targets = model.outTargets
-      let infos = model.outInfos
       let count = targets.count
       if count == targets.capacity {
         targets.reserve(count + 1)

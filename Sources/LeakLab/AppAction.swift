@@ -56,6 +56,17 @@ public enum AppAction: Equatable, Sendable {
   /// `d`: show retain paths' steps through untyped memory, or fold them.
   case detailsKeyPressed
 
+  // MARK: Keys of `leaklab watch` (``KeyMap/watch``)
+
+  /// `m`: set the mark: changes are counted from the census on screen.
+  case markKeyPressed
+  /// `s`: sort the types by bytes, by count, by change since the mark.
+  case sortKeyPressed
+  /// `p`: pause or resume the snapshots.
+  case pauseKeyPressed
+  /// `i`: the next refresh period.
+  case periodKeyPressed
+
   // MARK: Not keys: used by step scripts and by the model itself
 
   /// Select the scenario with this identifier (ignored while a scenario is open).

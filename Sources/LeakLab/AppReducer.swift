@@ -104,7 +104,7 @@ public enum AppReducer {
       }
     case .modeSet(let mode):
       setMode(&state, mode)
-    case .tick, .filterTyped:
+    case .tick, .filterTyped, .markKeyPressed, .sortKeyPressed, .pauseKeyPressed, .periodKeyPressed:
       break
     case .scenarioClosed:
       if let open = state.openScenario, let entry = state.openEntry {

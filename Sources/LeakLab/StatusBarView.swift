@@ -18,22 +18,37 @@ enum StatusBarView {
 
   /// How many rows the bar takes at `width` columns.
   static func height(_ state: AppState, width: Int) -> Int {
-    max(1, noticeLines(state, width: width).count)
+    height(focusName: focusName(state), notice: state.notice, width: width)
+  }
+
+  /// How many rows a bar naming `focusName` with `notice` takes at `width` columns.
+  static func height(focusName: String, notice: String?, width: Int) -> Int {
+    max(1, noticeLines(notice, focusName: focusName, width: width).count)
   }
 
   static func draw(_ state: AppState, in area: Rect, on grid: inout Grid) {
+    draw(
+      focusName: focusName(state), notice: state.notice,
+      hints: state.keyMap.statusHints(in: state.keyContext), in: area, on: &grid)
+  }
+
+  /// Draws a bar: `focusName`, then `notice` or the key `hints` (any app's: the watch uses it too).
+  static func draw(
+    focusName: String, notice: String?, hints: [(keys: String, hint: String)], in area: Rect,
+    on grid: inout Grid
+  ) {
     guard area.width > 0, area.height > 0 else { return }
     let y = area.minY
     var x = area.minX
-    x += grid.put(" \(focusName(state)) ", at: Point(x: x, y: y), style: .selected, maxWidth: area.width)
+    x += grid.put(" \(focusName) ", at: Point(x: x, y: y), style: .selected, maxWidth: area.width)
     x += 1
-    let notice = noticeLines(state, width: area.width)
-    for (row, line) in notice.enumerated() where row < area.height {
+    let lines = noticeLines(notice, focusName: focusName, width: area.width)
+    for (row, line) in lines.enumerated() where row < area.height {
       grid.put(line, at: Point(x: x, y: y + row), style: .warning, maxWidth: max(0, area.maxX - x))
     }
-    guard notice.count <= 1 else { return }
-    if let line = notice.first { x += line.displayWidth + 2 }
-    for (keys, hint) in state.keyMap.statusHints(in: state.keyContext) {
+    guard lines.count <= 1 else { return }
+    if let line = lines.first { x += line.displayWidth + 2 }
+    for (keys, hint) in hints {
       let width = keys.displayWidth + 1 + hint.displayWidth
       guard x + width <= area.maxX else { break }
       x += grid.put(keys, at: Point(x: x, y: y), style: .key)
@@ -46,8 +61,12 @@ enum StatusBarView {
   /// The notice, wrapped to the room right of the pane's name: one line
   /// when it fits, at most ``maximumHeight``.
   static func noticeLines(_ state: AppState, width: Int) -> [String] {
-    guard let notice = state.notice, !notice.isEmpty else { return [] }
-    let room = max(10, width - focusName(state).displayWidth - 3)
+    noticeLines(state.notice, focusName: focusName(state), width: width)
+  }
+
+  static func noticeLines(_ notice: String?, focusName: String, width: Int) -> [String] {
+    guard let notice, !notice.isEmpty else { return [] }
+    let room = max(10, width - focusName.displayWidth - 3)
     guard notice.displayWidth > room else { return [notice] }
     var lines = TextWrapping.words(notice, width: room, cutsLongWords: false)
     if lines.count > maximumHeight {

@@ -178,25 +178,26 @@ extension MallocWalk {
   }
 
   /// Keeps the chunks that are in use and on no free list, as blocks.
+  ///
+  /// In place: a block is written at or before its chunk's entry, so the
+  /// chunk tables become the block tables and no fresh page is touched (at
+  /// 10⁶ blocks, the kernel zeroing 50 MB of new tables was a fifth of the
+  /// analysis on this machine).
   mutating func keepLiveBlocks() {
-    for table in [blockStarts, blockFirstWords, blockSecondWords, blockSizes] { table.reserve(chunkCount) }
-    blockFlags.reserve(chunkCount)
-    let starts = blockStarts.base!
-    let firstWords = blockFirstWords.base!
-    let secondWords = blockSecondWords.base!
-    let sizes = blockSizes.base!
-    let flagsOut = blockFlags.base!
     var kept = 0
     var end: UInt = 0
     for index in 0..<chunkCount {
+      // Everything of the chunk is read before its entry may be overwritten.
+      let address = chunkAddress[index]
+      let size = chunkSize[index]
+      let flags = chunkFlag[index]
       // Heaps walked while they change can overlap (one grew into the
       // range another was found in): the blocks stay in address order,
       // each after the last, or the scan and the index would misread them.
-      guard chunkAddress[index] >= end else {
+      guard address >= end else {
         report.overlapping += 1
         continue
       }
-      let flags = chunkFlag[index]
       if flags & ChunkFlag.inUse == 0 {
         report.freeInBins += 1
         continue
@@ -204,15 +205,22 @@ extension MallocWalk {
       guard flags & ChunkFlag.free == 0 else { continue }
       let origin = flags & 3
       let overhead = origin == MallocBlock.Origin.mmapped.rawValue ? MallocLayout.headerSize : 8
-      end = chunkAddress[index] + chunkSize[index]
-      starts[kept] = chunkAddress[index] + MallocLayout.headerSize
-      firstWords[kept] = chunkFirstWord[index]
-      secondWords[kept] = chunkKeyWord[index]
-      sizes[kept] = chunkSize[index] - overhead
-      flagsOut[kept] = origin | (flags & ChunkFlag.allocatorInternal != 0 ? ChunkFlag.internalBlock : 0)
+      end = address + size
+      chunkAddress[kept] = address + MallocLayout.headerSize
+      chunkFirstWord[kept] = chunkFirstWord[index]
+      chunkKeyWord[kept] = chunkKeyWord[index]
+      chunkSize[kept] = size - overhead
+      chunkFlag[kept] = origin | (flags & ChunkFlag.allocatorInternal != 0 ? ChunkFlag.internalBlock : 0)
       kept += 1
     }
-    for table in [blockStarts, blockFirstWords, blockSecondWords, blockSizes] { table.grow(by: kept) }
-    blockFlags.grow(by: kept)
+    for table in [chunks, chunkSizes, keyWords, firstWords] { table.truncate(to: kept) }
+    chunkFlags.truncate(to: kept)
+    chunkCount = 0
+    blockStarts = chunks
+    blockSizes = chunkSizes
+    blockFlags = chunkFlags
+    blockFirstWords = firstWords
+    blockSecondWords = keyWords
   }
+
 }

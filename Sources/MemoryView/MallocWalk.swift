@@ -40,12 +40,12 @@ struct MallocWalk {
   /// The chunks of `freeChunks` that a tcache list holds (they carry the key).
   var cachedChunks = Set<UInt>()
 
-  // The result.
-  let blockStarts = ScratchBuffer<UInt>()
-  let blockSizes = ScratchBuffer<UInt>()
-  let blockFlags = ScratchBuffer<UInt8>()
-  let blockFirstWords = ScratchBuffer<UInt>()
-  let blockSecondWords = ScratchBuffer<UInt>()
+  // The result: the chunk tables, compacted to the live blocks (``keepLiveBlocks()``).
+  var blockStarts = ScratchBuffer<UInt>()
+  var blockSizes = ScratchBuffer<UInt>()
+  var blockFlags = ScratchBuffer<UInt8>()
+  var blockFirstWords = ScratchBuffer<UInt>()
+  var blockSecondWords = ScratchBuffer<UInt>()
 
   /// Heaps to walk: where the first chunk is, where the heap ends, its top chunk if known.
   struct Heap {

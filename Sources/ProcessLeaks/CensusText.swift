@@ -52,15 +52,16 @@ public enum CensusText {
           "\(signed(change.growth).padded(10, left: true))  \(change.name)\(moduleSuffix(change))  "
             + "\(change.oldCount.formatted()) → \(change.newCount.formatted())\(fresh), "
             + signedBytes(change.byteGrowth))
-        if let path = comparison.paths[change.key] {
-          lines.append(String(repeating: " ", count: 12) + path.text)
+        let path = comparison.paths[change.key]
+        if let path { lines.append(String(repeating: " ", count: 12) + path.text) }
+        if let site = comparison.sites[change.key] {
+          lines.append(String(repeating: " ", count: 12) + site.summary)
+        }
+        if let path {
           let reading = path.reading(grown: CensusRun.grownReason(change))
           if let look = reading.whereToLook(onRootPath: path.retainPath) {
             lines.append(String(repeating: " ", count: 12) + look)
           }
-        }
-        if let site = comparison.sites[change.key] {
-          lines.append(String(repeating: " ", count: 12) + site.summary)
         }
       }
       if diff.grown.count > top { lines.append("  … and \(diff.grown.count - top) more types that grew") }
@@ -144,7 +145,9 @@ public enum CensusText {
   }
 
   /// `+200`, `-3`, `0`.
-  static func signed(_ value: Int) -> String { value > 0 ? "+\(value.formatted())" : value.formatted() }
+  public static func signed(_ value: Int) -> String {
+    value > 0 ? "+\(value.formatted())" : value.formatted()
+  }
 
   static func signedBytes(_ value: Int) -> String {
     value > 0 ? "+" + byteText(value) : value < 0 ? "-" + byteText(-value) : "0 B"
@@ -157,7 +160,8 @@ public enum CensusText {
     return "\(((Double(bytes) / 1_048_576) * 10).rounded() / 10) MiB"
   }
 
-  static func millisecondsText(_ milliseconds: Double) -> String {
+  /// `41 ms`, `3.2 ms`.
+  public static func millisecondsText(_ milliseconds: Double) -> String {
     milliseconds >= 10 ? "\(Int(milliseconds.rounded())) ms" : "\((milliseconds * 10).rounded() / 10) ms"
   }
 

@@ -54,6 +54,10 @@ public final class TracedProcess {
     /// To this process's standard error: this process's standard output is
     /// a report's (`leaklab leaks --json -- PROGRAM | jq`).
     case standardError
+    /// Standard output and error appended to this file, standard input from
+    /// `/dev/null`, in a process group of its own: the terminal is someone
+    /// else's (`leaklab watch`).
+    case file(String)
   }
 
   /// Starts `executable` (a path, or a name looked up in `PATH`) with
@@ -68,10 +72,31 @@ public final class TracedProcess {
     }
     var error: Int32 = 0
     var stage = PLSpawnStage(rawValue: 0)
+    var stdinFD: Int32 = -1
+    var stdoutFD: Int32 = output == .standardError ? STDERR_FILENO : -1
+    var stderrFD: Int32 = -1
+    if case .file(let file) = output {
+      stdoutFD = open(file, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+      guard stdoutFD >= 0 else {
+        throw .cannotRun(executable, reason: "cannot open \(file): \(Self.describe(errno: errno))")
+      }
+      stdinFD = open("/dev/null", O_RDONLY | O_CLOEXEC)
+      stderrFD = stdoutFD
+    }
+    defer {
+      if case .file = output {
+        close(stdoutFD)
+        if stdinFD >= 0 { close(stdinFD) }
+      }
+    }
+    let ownGroup: Bool = if case .file = output { true } else { false }
     let tracee = withCStrings([path] + arguments) { argv in
-      let stdoutFD = output == .standardError ? STDERR_FILENO : -1
-      guard let environment else { return pl_spawn(path, argv, nil, stdoutFD, &error, &stage) }
-      return withCStrings(environment) { envp in pl_spawn(path, argv, envp, stdoutFD, &error, &stage) }
+      guard let environment else {
+        return pl_spawn(path, argv, nil, stdinFD, stdoutFD, stderrFD, ownGroup, &error, &stage)
+      }
+      return withCStrings(environment) { envp in
+        pl_spawn(path, argv, envp, stdinFD, stdoutFD, stderrFD, ownGroup, &error, &stage)
+      }
     }
     guard let tracee else {
       switch stage {
@@ -101,6 +126,36 @@ public final class TracedProcess {
     default: throw .system("lost track of the program", detail: Self.describe(errno: end.status))
     }
   }
+
+  /// How a slice of a launched program's run ended.
+  public enum SliceOutcome: Sendable, Equatable {
+    /// Still running.
+    case running
+    /// It ended: as ``RunOutcome`` says.
+    case ended(RunOutcome)
+  }
+
+  /// Lets a launched program run for at most `milliseconds` (an exit under
+  /// way is waited for): the loop of a tracer that also stops it now and then
+  /// (``stopAll()``). Every call must come from the thread that launched it.
+  public func run(forMilliseconds milliseconds: Int32) throws(ProcessLeaksError) -> SliceOutcome {
+    let end = pl_runFor(tracee, milliseconds)
+    switch end.kind {
+    case PLEndRunning: return .running
+    case PLEndAtExit: return .ended(.atExit(status: end.status))
+    case PLEndExited: return .ended(.ended(.exited(end.status)))
+    case PLEndSignalled: return .ended(.ended(.signalled(end.status)))
+    default: throw .system("lost track of the program", detail: Self.describe(errno: end.status))
+    }
+  }
+
+  /// Stops every thread of a launched program between two slices of its run
+  /// (``run(forMilliseconds:)``) and reads their registers; false when it is
+  /// ending (the next slice says how). ``resumeAll()`` lets it go on.
+  public func stopAll() -> Bool { pl_stopAll(tracee) }
+
+  /// Lets the threads ``stopAll()`` stopped run on.
+  public func resumeAll() { pl_resumeAll(tracee) }
 
   /// Lets a program held at its exit finish; returns how it ended.
   public func finish() throws(ProcessLeaksError) -> ProcessEnding {

@@ -25,7 +25,7 @@ struct LeakLabCommand: ParsableCommand {
     version: LeakLabVersion.current,
     subcommands: [
       App.self, ListCommand.self, CheckCommand.self, Explain.self, Run.self, Trap.self, OracleCommand.self,
-      LeaksCommand.self, LeaksOracleCommand.self, HeapCommand.self, HeapOracleCommand.self,
+      LeaksCommand.self, LeaksOracleCommand.self, HeapCommand.self, HeapOracleCommand.self, WatchCommand.self,
     ] + lintCommand,
     defaultSubcommand: App.self
   )

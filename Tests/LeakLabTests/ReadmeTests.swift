@@ -19,6 +19,12 @@ import Testing
     #expect(try contents(of: "docs/app.md").contains(table), "update the key table in docs/app.md:\n\(table)")
   }
 
+  @Test func theWatchKeyTableIsTheWatchKeyMapsTable() throws {
+    let table = KeyMap.watch.markdownTable
+    #expect(
+      try contents(of: "docs/watch.md").contains(table), "update the key table in docs/watch.md:\n\(table)")
+  }
+
   @Test func thePictureIsTheRecordedSnapshotOfTheRealCatalogue() throws {
     #expect(
       try contents(of: "README.md").contains(snapshot("main-readme-100x30")),

@@ -59,7 +59,7 @@ import Testing
     print("corpus: missed \(score.missed.joined(separator: ", "))")
     #expect(score.falsePositives.isEmpty, "\(score.falsePositives)")
     #expect(score.files >= 20 && score.leaks >= 20)
-    #expect(recall >= 0.85)
+    #expect(recall >= 0.95)
   }
 }
 

@@ -36,11 +36,14 @@ enum LintBenchmarks {
     printTable(
       title:
         "lint: \(inputs.count) files, \(lines) lines under \(tree) (\(findings) findings); median of \(repetitions)",
-      header: ["what", "time", "speed", "vs swiftc -parse"],
+      header: ["what", "time", "speed", "vs swiftc -parse", "vs its parser alone (goal ≤ 3x)"],
       rows: [
-        ["swiftc -frontend -parse (floor)", format(compiler), rate(compiler), "1x"],
-        ["swift-syntax Parser.parse only", format(parser), rate(parser), ratio(parser, compiler)],
-        ["leaklab lint (parse + rules)", format(lint), rate(lint), ratio(lint, compiler)],
+        ["swiftc -frontend -parse (floor)", format(compiler), rate(compiler), "1x", "-"],
+        ["swift-syntax Parser.parse only", format(parser), rate(parser), ratio(parser, compiler), "1x"],
+        [
+          "leaklab lint (parse + rules)", format(lint), rate(lint), ratio(lint, compiler),
+          ratio(lint, parser),
+        ],
       ])
   }
 

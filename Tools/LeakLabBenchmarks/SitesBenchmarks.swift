@@ -13,7 +13,63 @@ import ProcessLeaks
 enum SitesBenchmarks {
   static func run() {
     recorder()
+    // `make server-fixtures` builds them (debug unless BUILD_FLAGS says otherwise).
+    let servers = ["release", "debug"].map { "Tools/ServerFixtures/.build/\($0)" }
+    if let directory = servers.first(where: {
+      FileManager.default.isExecutableFile(atPath: $0 + "/ContextHandler")
+    }) {
+      server(in: directory)
+    } else {
+      print("\nallocation recorder on a server: skipped (make server-fixtures builds them)")
+    }
     symbolization()
+  }
+
+  /// A SwiftNIO server fixture (ContextHandler, leaky) answering 1,000
+  /// requests: alone, under the recorder, under heaptrack and under
+  /// memcheck (a copy without debug info: valgrind 3.19 reads no DWARF 5).
+  static func server(in directory: String) {
+    let program = URL(fileURLWithPath: directory).appendingPathComponent("ContextHandler").path
+    let recorder = LeaksBenchmarks.directory.appendingPathComponent(AllocationRecorder.libraryName).path
+    guard FileManager.default.fileExists(atPath: recorder) else {
+      print("\nallocation recorder on a server: skipped (build LeakLabAllocationRecorder in release)")
+      return
+    }
+    let arguments = ["leaky", "--requests", "1000"]
+    let alone = median(repetitions: 5) { LeaksBenchmarks.wallTime(program, arguments) }
+    let recorded = median(repetitions: 5) {
+      wallTime(program, arguments, environment: ["LD_PRELOAD": recorder])
+    }
+    var row = [
+      "ContextHandler, 1,000 requests", format(alone), "\(format(recorded)) (\(ratio(recorded, alone)))",
+    ]
+    if let heaptrack = LeaksBenchmarks.installedTool("heaptrack") {
+      let output = FileManager.default.temporaryDirectory.appendingPathComponent("leaklab-bench-heaptrack")
+        .path
+      let time = median(repetitions: 3) {
+        LeaksBenchmarks.wallTime(heaptrack, ["-o", output, program] + arguments)
+      }
+      try? FileManager.default.removeItem(atPath: output + ".zst")
+      row.append("\(format(time)) (\(ratio(time, alone)))")
+    } else {
+      row.append("-")
+    }
+    let stripped = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "leaklab-bench-ContextHandler"
+    ).path
+    defer { try? FileManager.default.removeItem(atPath: stripped) }
+    if let valgrind = LeaksBenchmarks.installedTool("valgrind"), strip(program, into: stripped) {
+      let time = LeaksBenchmarks.wallTime(
+        valgrind, ["--tool=memcheck", "--leak-check=full", stripped] + arguments)
+      row.append("\(format(time)) (\(ratio(time, alone)))")
+    } else {
+      row.append("-")
+    }
+    printTable(
+      title:
+        "allocation recorder on a SwiftNIO server: wall time (median of 5; heaptrack of 3; memcheck once)",
+      header: ["program", "alone", "under the recorder (goal ≤ 2x)", "under heaptrack", "under memcheck"],
+      rows: [row])
   }
 
   static func recorder() {
@@ -52,6 +108,16 @@ enum SitesBenchmarks {
     printTable(
       title: "allocation recorder: the program's wall time (median of 5; heaptrack: of 3)",
       header: ["program", "alone", "under the recorder", "under heaptrack"], rows: rows)
+  }
+
+  /// A copy of `program` without debug info at `copy`; whether `strip` made it.
+  static func strip(_ program: String, into copy: String) -> Bool {
+    let strip = Process()
+    strip.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    strip.arguments = ["strip", "--strip-debug", "-o", copy, program]
+    guard (try? strip.run()) != nil else { return false }
+    strip.waitUntilExit()
+    return strip.terminationStatus == 0
   }
 
   /// 10^4 distinct stacks of 24 frames each, drawn from 10^4 or 3·10^4

@@ -33,6 +33,8 @@ typedef enum PLEndKind {
   PLEndSignalled = 2,
   /// A system call failed (`status` is its errno).
   PLEndFailed = 3,
+  /// The program is still running (`pl_runFor`'s time is up).
+  PLEndRunning = 4,
 } PLEndKind;
 
 typedef struct PLEnd {
@@ -53,17 +55,34 @@ typedef enum PLSpawnStage {
 /// NULL: this process's environment), traced from its first instruction: every thread it creates
 /// is traced too, and each thread stops before it exits. The program is not
 /// running yet when this returns; `pl_runToExit` starts it. The program's
-/// standard output is `stdoutFD` when it is not -1 (this process's standard
-/// error, say), else this process's. On failure returns NULL with the errno
-/// in `outError` and the failing step in `outStage`.
+/// standard input, output and error are `stdinFD`, `stdoutFD`, `stderrFD`
+/// when not -1 (this process's standard error, say), else this process's;
+/// with `ownProcessGroup` it leads a process group of its own (the
+/// terminal's Ctrl-C does not reach it). On failure returns NULL with the
+/// errno in `outError` and the failing step in `outStage`.
 PLTracee *pl_spawn(
-    const char *path, char *const argv[], char *const envp[], int stdoutFD, int *outError, PLSpawnStage *outStage);
+    const char *path, char *const argv[], char *const envp[], int stdinFD, int stdoutFD, int stderrFD,
+    bool ownProcessGroup, int *outError, PLSpawnStage *outStage);
 
 /// Runs a spawned program until it exits through `exit` / `exit_group`; then
 /// every thread is held stopped at its exit stop, memory intact. Signals
 /// the program receives are delivered to it unchanged; job-control stops are
 /// not honoured while it is traced. Returns how the run ended.
 PLEnd pl_runToExit(PLTracee *tracee);
+
+/// Like `pl_runToExit`, for at most `milliseconds`: returns `PLEndRunning`
+/// when the time is up and the program is still running (an exit under
+/// way is always waited for). Call it again to go on.
+PLEnd pl_runFor(PLTracee *tracee, int milliseconds);
+
+/// Stops every thread of a spawned program that `pl_runFor` left running
+/// (a SIGSTOP to each, dropped at resume) and reads their registers; false
+/// when the program is ending (the next `pl_runFor` says how).
+bool pl_stopAll(PLTracee *tracee);
+
+/// Lets the threads `pl_stopAll` stopped run on, with any other signal that
+/// arrived meanwhile.
+void pl_resumeAll(PLTracee *tracee);
 
 /// Lets a program held at its exit finish, and waits for it. Returns its exit
 /// status (`PLEndExited`) or the signal that ended it (`PLEndSignalled`).
