@@ -27,16 +27,25 @@ extension HeapModel {
   /// from a plain C buffer 2, from one over 1 KiB 3 (a table grown ahead of
   /// its count keeps stale words); into a Swift object such a step costs 2
   /// more, so a chain of named references to an equally good root wins over
-  /// one word of memory nobody describes. Nil: the edge holds nothing alive.
+  /// one word of memory nobody describes. A word of the runtime's metadata
+  /// memory (``markMetadataMemory()``) that points out of it costs
+  /// ``tableWordPenalty`` more: that memory holds metadata, never a
+  /// program's block, so such a word is a stale copy, believed last (a
+  /// tuple cache's node held a word into the middle of a test's C list, a
+  /// path ten links shorter than the list's own from its global). Nil: the
+  /// edge holds nothing alive.
   public func cost(of edge: Edge) -> Int? {
     guard holdsLife(edge) else { return nil }
     if edge.kind == .strong && !edge.isInterior { return 1 }
     let sourceKind = kind(of: edge.source)
-    let step: Int
+    var step: Int
     if sourceKind.isSwiftObject || sourceKind == .cObject || sourceKind == .block {
       step = 1
     } else {
       step = snapshot.heap[edge.source].size > 1024 ? 3 : 2
+    }
+    if metadataBlocks.contains(edge.source) && !metadataBlocks.contains(edge.target) {
+      step += Self.tableWordPenalty
     }
     return kind(of: edge.target).isSwiftObject ? step + 2 : step
   }
@@ -48,7 +57,8 @@ extension HeapModel {
   /// ``RootKind/rank`` wins. A path to a root `accepts` refuses is kept only
   /// as a last answer. References to block starts are followed first;
   /// references into the middle of C blocks only when that finds no
-  /// accepted root. Blocks in `excluded` are never a step.
+  /// accepted root, or finds only the caller's own stack. Blocks in
+  /// `excluded` are never a step.
   public func pathToRoot(
     from target: Int, accepts: (RootKind) -> Bool, excluded: Set<Int> = [], maxNodes: Int = 2_000_000,
     deadline: ContinuousClock.Instant? = nil
@@ -56,13 +66,22 @@ extension HeapModel {
     let precise = pathToRoot(
       from: target, interior: false, accepts: accepts, excluded: excluded, maxNodes: maxNodes,
       deadline: deadline)
-    if let path = precise.path, accepts(path.root.kind) { return precise }
+    // The caller's own locals are the last answer: a global's pointer into
+    // the block's middle is a better one (a dead slot of the caller's stack
+    // kept the block's start under load).
+    if let path = precise.path, accepts(path.root.kind), !path.root.kind.isCallerStack { return precise }
     if precise.isTruncated { return precise }
     var loose = pathToRoot(
       from: target, interior: true, accepts: accepts, excluded: excluded, maxNodes: maxNodes,
       deadline: deadline)
     loose.visited += precise.visited
-    if loose.path == nil { loose.path = precise.path }
+    if let kept = precise.path, accepts(kept.root.kind),
+      loose.path.map({ !accepts($0.root.kind) || $0.root.kind.rank >= kept.root.kind.rank }) ?? true
+    {
+      loose.path = kept
+    } else if loose.path == nil {
+      loose.path = precise.path
+    }
     return loose
   }
 

@@ -59,6 +59,12 @@ public enum RootKind: Sendable, Hashable, CustomStringConvertible {
     }
   }
 
+  /// Whether the root is the calling thread's own stack (``callerStack(thread:)``).
+  public var isCallerStack: Bool {
+    if case .callerStack = self { return true }
+    return false
+  }
+
   /// Lower ranks are better answers to "what holds it": a named global
   /// before thread-local storage, another thread's stack, a register, an
   /// anonymous mapping; the caller's own locals last.

@@ -78,12 +78,16 @@ struct CStructureModelTests {
     let head = try #require(snapshot.memory.word(at: globalAddress))
     try expectWholeList(in: model, head: head, nodes: 20)
     let tail = try #require(model.block(containing: unmask(masked)))
-    // The child is a fork of this test process: a global of ours may hold a
-    // stale word that now points into a node (C memory holds what it holds):
-    // the path is some real chain of words from a global.
+    // The child is a fork of this test process: any global or thread-local
+    // word of ours may hold a stale copy that now points into a node (C
+    // memory holds what it holds; under load one in twenty runs found such a
+    // word in thread-local storage): what this test asks is that the
+    // stopped process is read as our own is, so the path is a real chain of
+    // words in the child's memory, whatever root it starts at. Which root
+    // wins is asked where the process's memory is known
+    // (aMallocedListHeldFromAGlobalIsHeldFromThatGlobalLinkByLink).
     let path = try #require(model.pathToRoot(from: tail, accepts: { _ in true }).path)
     expectReal(path, in: model)
-    #expect(path.root.kind.rank == RootKind.global(image: "").rank, "\(model.describe(path.root))")
     #expect(model.reachableFromRoots().contains(tail))
   }
 
