@@ -14,10 +14,27 @@ import Testing
   final class Captured: Sendable {}
   /// Of an unusual size: its address is unlikely to be a recycled one whose
   /// stale copies linger elsewhere (other threads' stacks, libraries' buffers).
+  ///
+  /// Each test's victim would take the address the previous test's victim
+  /// freed (malloc's per-size cache is last in, first out), and a frame of
+  /// the test runner's task may keep that address in a slot it no longer
+  /// uses (a fresh clone's suite found the victim "held" by word 130 of the
+  /// runner's task frames, 1 run in 3). ``fresh()`` takes the victim past
+  /// every recycled block of its size.
   final class Victim {
     var words:
       (Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int) =
         (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+
+    /// The recycled blocks of the victim's size, kept until the process ends.
+    nonisolated(unsafe) static var recycled: [Victim] = []
+
+    /// A victim at an address no earlier victim had: the cache of freed
+    /// blocks of its size (seven) and then some are taken first.
+    static func fresh() -> Victim {
+      recycled += (0..<16).map { _ in Victim() }
+      return Victim()
+    }
   }
 
   /// A task that waits until cancelled, holding `captured`, in a block whose
@@ -35,7 +52,7 @@ import Testing
 
   @Test func aTaskHoldsItsClosuresContextAndNotTheStaleWordsOfItsBlock() throws {
     let explainer = RetainExplainer(searchesMemory: false)
-    let victim = Victim()
+    let victim = Victim.fresh()
     let task = Self.taskOverStaleWords(capturing: Captured(), pointingAt: victim)
     defer { task.cancel() }
     let references = explainer.references(of: unsafeBitCast(task, to: AnyObject.self))
@@ -45,7 +62,7 @@ import Testing
   }
 
   @Test(.memoryViewSupported) func aTaskIsNotBelievedToHoldWhatItsStaleWordsPointAt() {
-    let victim = Victim()
+    let victim = Victim.fresh()
     let task = Self.taskOverStaleWords(capturing: Captured(), pointingAt: victim)
     defer { task.cancel() }
     let explanation = RetainExplainer().explain(victim)
@@ -55,7 +72,7 @@ import Testing
   /// A heap Block is as long as its descriptor says (`Block_copy` allocates
   /// exactly that); the rest of its malloc block is slack.
   @Test(.memoryViewSupported) func aHeapBlocksSlackHoldsNothing() {
-    let victim = Victim()
+    let victim = Victim.fresh()
     let captured = Captured()
     staleWordsBlock = { withExtendedLifetime(captured) {} }
     let size = mvt_usableSize(unsafeBitCast(staleWordsBlock, to: UnsafeRawPointer.self))
