@@ -1,5 +1,6 @@
 import GraphLayout
 import HeapModel
+import RetainGraph
 import TextGrid
 
 /// `leaklab watch`'s explain view (Enter): why one instance is alive — the
@@ -74,10 +75,28 @@ enum WatchExplainView {
           isLeaked: why.shape == .cycle))
     }
     if why.root != nil, !why.nodes.isEmpty { graph.addEdge(.init(from: "root", to: "n0", label: "holds")) }
+    let first = graph.edges.count
     for (index, label) in why.labels.enumerated() {
       let next = index + 1 < why.nodes.count ? index + 1 : 0
       graph.addEdge(.init(from: "n\(index)", to: "n\(next)", label: label))
     }
+    if why.shape == .cycle {
+      // The reference to break, read as every other view reads a cycle.
+      for suspect in TraceReading(cycle: retainPath(of: why)).suspects {
+        graph.setCulprit(true, edgeAt: first + suspect)
+      }
+    }
     return graph
+  }
+
+  /// The cycle as a retain path: its first block, then each reference to the next.
+  static func retainPath(of why: HeapModel.WhyAlive) -> RetainPath {
+    let objects = why.nodes.enumerated().map { ObjectInfo(address: UInt($0 + 1), typeName: $1) }
+    return RetainPath(
+      start: objects.first ?? ObjectInfo(address: 0, typeName: ""),
+      steps: why.labels.indices.map { index in
+        Reference(
+          label: why.labels[index], strength: .strong, target: objects[(index + 1) % max(objects.count, 1)])
+      })
   }
 }
