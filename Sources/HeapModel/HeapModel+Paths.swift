@@ -27,25 +27,24 @@ extension HeapModel {
   /// from a plain C buffer 2, from one over 1 KiB 3 (a table grown ahead of
   /// its count keeps stale words); into a Swift object such a step costs 2
   /// more, so a chain of named references to an equally good root wins over
-  /// one word of memory nobody describes. A word of the runtime's metadata
-  /// memory (``markMetadataMemory()``) that points out of it costs
-  /// ``tableWordPenalty`` more: that memory holds metadata, never a
-  /// program's block, so such a word is a stale copy, believed last (a
-  /// tuple cache's node held a word into the middle of a test's C list, a
-  /// path ten links shorter than the list's own from its global). Nil: the
-  /// edge holds nothing alive.
+  /// one word of memory nobody describes. Nil: the edge holds nothing
+  /// alive, or it is a word of the runtime's metadata memory
+  /// (``markMetadataMemory()``) that points out of it: that memory holds
+  /// metadata, never a program's block, so such a word is a stale copy and
+  /// never a step of a path (measured: a tuple cache's node held a word into
+  /// the middle of a test's C list; an empty bucket of the type-name cache's
+  /// table, whose values are never written, led to a chain of freed 72-byte
+  /// blocks and from there to a test's survivor, 1 fresh-clone run in 8).
   public func cost(of edge: Edge) -> Int? {
-    guard holdsLife(edge) else { return nil }
+    guard holdsLife(edge), !(metadataBlocks.contains(edge.source) && !metadataBlocks.contains(edge.target))
+    else { return nil }
     if edge.kind == .strong && !edge.isInterior { return 1 }
     let sourceKind = kind(of: edge.source)
-    var step: Int
+    let step: Int
     if sourceKind.isSwiftObject || sourceKind == .cObject || sourceKind == .block {
       step = 1
     } else {
       step = snapshot.heap[edge.source].size > 1024 ? 3 : 2
-    }
-    if metadataBlocks.contains(edge.source) && !metadataBlocks.contains(edge.target) {
-      step += Self.tableWordPenalty
     }
     return kind(of: edge.target).isSwiftObject ? step + 2 : step
   }
@@ -130,7 +129,8 @@ extension HeapModel {
       if visited > maxNodes || (visited & 1023 == 0 && deadline.map { clock.now > $0 } == true) {
         return RootSearchOutcome(path: best?.path ?? fallback, visited: visited, isTruncated: true)
       }
-      for root in roots(of: block) where holdsMemory(root) && (interior || !root.isInterior) {
+      for root in roots(of: block)
+      where holdsMemory(root) && (interior || !root.isInterior) && !isMetadataWordOutOfIt(root) {
         guard accepts(root.kind) else {
           if fallback == nil || root.kind.rank < fallback!.root.kind.rank {
             fallback = path(from: block, root: root)
@@ -156,6 +156,16 @@ extension HeapModel {
       }
     }
     return RootSearchOutcome(path: best?.path ?? fallback, visited: visited, isTruncated: false)
+  }
+
+  /// Whether `root` is a word of one of the runtime's metadata caches that
+  /// points out of its metadata memory: a stale copy, like such a word in a
+  /// block (see ``cost(of:)``).
+  func isMetadataWordOutOfIt(_ root: RootEdge) -> Bool {
+    guard case .global = root.kind, root.wordAddress != 0, !metadataBlocks.contains(root.target) else {
+      return false
+    }
+    return isMetadataCacheWord(root.wordAddress)
   }
 
   /// What a path from `root` costs on top of its length: its kind's

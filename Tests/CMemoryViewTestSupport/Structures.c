@@ -265,6 +265,40 @@ void *mvt_releasePlainBuffer(void) {
   return context;
 }
 
+// MARK: A stale word in a metadata cache
+
+/// Named as the Swift runtime names a type's metadata instantiation cache
+/// (`$s…MI`), so the heap model takes what only it holds for the runtime's
+/// metadata memory. Not in the header: Swift never names it.
+void *$s22CMemoryViewTestSupport9FakeCacheMI = NULL;
+static void **mvt_cacheHolder = NULL;
+
+void mvt_holdBehindCache(void *context) {
+  void **node = calloc(8, sizeof(void *));
+  void **buffer = calloc(4, sizeof(void *));
+  mvt_cacheHolder = calloc(4, sizeof(void *));
+  buffer[1] = context;
+  node[5] = buffer;
+  // A block nothing holds points at the buffer too, so the buffer is not
+  // the cache's alone (the runtime's stale words point into the program's
+  // memory): masked, no word of ours keeps it.
+  mvt_cacheHolder[0] = buffer;
+  mvt_cacheHolder = (void **)((uintptr_t)mvt_cacheHolder ^ MVT_MASK);
+  $s22CMemoryViewTestSupport9FakeCacheMI = node;
+}
+
+void *mvt_releaseBehindCache(void) {
+  void **node = $s22CMemoryViewTestSupport9FakeCacheMI;
+  void **buffer = node[5];
+  void *context = buffer[1];
+  free((void *)((uintptr_t)mvt_cacheHolder ^ MVT_MASK));
+  free(buffer);
+  free(node);
+  mvt_cacheHolder = NULL;
+  $s22CMemoryViewTestSupport9FakeCacheMI = NULL;
+  return context;
+}
+
 // MARK: A holder replaced without pause
 
 void *mvt_movingHolder;

@@ -157,6 +157,18 @@ struct MemoryRootPathTests {
     #expect(path.steps.allSatisfy { $0.isConservative })
   }
 
+  /// A word of the Swift runtime's metadata memory that points out of it
+  /// is a stale copy (that memory holds metadata, never a program's
+  /// buffer): never a step of a path, even when it is the only way from a
+  /// global to the object.
+  @Test func aMetadataCachesWordIntoAProgramsBufferIsNoStepOfAPath() {
+    let held = Held()
+    mvt_holdBehindCache(Unmanaged.passRetained(held).toOpaque())
+    defer { Unmanaged<Held>.fromOpaque(mvt_releaseBehindCache()).release() }
+    let explanation = explainer.explain(held)
+    #expect(explanation.rootPath == nil, "\(explanation)")
+  }
+
   @Test func aRegisteredRootNamesThePathItStarts() throws {
     let holder = Holder()
     let held = Held()

@@ -86,6 +86,13 @@ void *mvt_releaseTypedStruct(void);
 void mvt_holdInPlainBuffer(void *context);
 void *mvt_releasePlainBuffer(void);
 
+/// `context` in a plain buffer that only a global named as a Swift metadata
+/// cache (`$s…MI`) reaches, through a node of its own, and a block nothing
+/// holds also points at: the shape of a runtime cache's stale word into a
+/// program's buffer.
+void mvt_holdBehindCache(void *context);
+void *mvt_releaseBehindCache(void);
+
 /// A block nothing points at: allocated, its address kept masked only.
 uintptr_t mvt_makeUnreferenced(size_t size);
 void mvt_freeMasked(uintptr_t masked);
