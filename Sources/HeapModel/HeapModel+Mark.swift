@@ -8,6 +8,13 @@ extension HeapModel {
   /// are followed as ``holdsMemory(_:)-(Edge)`` allows, and an object holds
   /// its weak reference side table.
   ///
+  /// A Swift object whose deinit runs (its counts say so: strong count 0)
+  /// is marked too, with what it holds: the thread running the deinit
+  /// holds it and frees what it holds, even when that thread is gone (a
+  /// program read at its exit, whose exit ended another thread mid-deinit:
+  /// the object and what it still held were reported leaked, every run of
+  /// `RuntimeHeld dying`).
+  ///
   /// A block not marked (and not free memory) leaked.
   public func reachableFromRoots(acceptsRoot: (RootKind) -> Bool = { _ in true }) -> BlockSet {
     let count = blockCount
@@ -22,6 +29,11 @@ extension HeapModel {
     }
     for (block, origin) in rootBlocks where accepted[origin] { push(block) }
     let kinds = self.kinds.base!
+    let strongCounts = self.strongCounts.base!
+    for block in 0..<count
+    where strongCounts[block] == 0 && BlockKind(rawValue: kinds[block])?.isSwiftObject == true {
+      push(block)
+    }
     let starts = outStart.base!
     let targets = outTargets.base
     let infos = outInfos.base

@@ -59,8 +59,9 @@ import Testing
   /// held: a task waiting on a `CheckedContinuation` that a global keeps
   /// (the continuation's canary holds the task in its tail), a live object's
   /// weak reference side table (behind its counts word; memcheck calls that
-  /// one "definitely lost").
-  @Test(arguments: ["waiting", "weakened"])
+  /// one "definitely lost"), an object whose deinit another thread was
+  /// running when the program exited (and what it still holds).
+  @Test(arguments: ["waiting", "weakened", "dying"])
   func whatTheRuntimeHoldsOutOfSightIsNoLeak(_ mode: String) throws {
     let (status, report) = try LeaksCommand.json([LeaksCommand.fixture("RuntimeHeld"), mode])
     #expect(report.objects.map(\.type) == [])

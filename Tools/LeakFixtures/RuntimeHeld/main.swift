@@ -8,6 +8,10 @@
 //   RuntimeHeld weakened   a live object that once had a weak reference
 //                          (its side table hangs off its counts word):
 //                          nothing leaked
+//   RuntimeHeld dying      the program exits while another thread runs an
+//                          object's deinit (nothing holds the object any
+//                          more, and it still holds a Payload): nothing
+//                          leaked, the thread was freeing both
 #if canImport(Glibc)
   import Glibc
 #endif
@@ -15,6 +19,35 @@
 /// What the waiting task's frames keep.
 final class Payload {
   var values = [1, 2, 3]
+}
+
+/// An object whose deinit tells the main thread it runs, then never ends.
+final class Dying: @unchecked Sendable {
+  let payload = Payload()
+  let running: UnsafeMutablePointer<sem_t>
+
+  init(running: UnsafeMutablePointer<sem_t>) { self.running = running }
+
+  deinit {
+    sem_post(running)
+    while true { pause() }
+  }
+}
+
+/// Releases the last reference to a `Dying` on a thread of its own and
+/// returns once its deinit runs.
+func startDying() {
+  let running = UnsafeMutablePointer<sem_t>.allocate(capacity: 1)
+  sem_init(running, 0, 0)
+  var thread = pthread_t()
+  let box = Unmanaged.passRetained(Dying(running: running)).toOpaque()
+  pthread_create(
+    &thread, nil,
+    { box in
+      Unmanaged<Dying>.fromOpaque(box!).release()
+      return nil
+    }, box)
+  while sem_wait(running) != 0 {}
 }
 
 /// Where the program keeps the continuation a task waits on.
@@ -53,8 +86,10 @@ nonisolated(unsafe) var sessions: [Session] = []
     sessions.append(session)
     weak let observed = session
     print(observed?.name ?? "gone")
+  case "dying":
+    startDying()
   default:
-    print("usage: RuntimeHeld waiting|abandoned|weakened")
+    print("usage: RuntimeHeld waiting|abandoned|weakened|dying")
     exit(2)
   }
   print("exiting (\(mode))")
