@@ -42,8 +42,9 @@ extension HeapModel.Builder {
     if let kindWord, Self.heapMetadataKinds.contains(kindWord),
       let layout = types.layout(metadata: first, instance: address)
     {
-      let perInstance =
+      let variableCaptures =
         kindWord == UInt(SOLKindHeapLocalVariable) && !types.capturesHaveFixedLayout(contextMetadata: first)
+      let perInstance = kindWord == UInt(SOLKindTask) || variableCaptures
       return addSwiftType(layout, metadata: first, perInstance: perInstance)
     }
     return cType(first)
@@ -190,7 +191,7 @@ extension HeapModel.Builder {
         slab = memory.word(at: slab + 8) ?? 0
       }
     }
-    model.claimedSlabs = Set(slabOwners.keys)
+    model.slabTasks = slabOwners
   }
 
   /// Names each task after the closure it runs: `Task (closure in
@@ -274,8 +275,12 @@ extension HeapModel.Builder {
           }
           info = info & ~HeapModel.kindMask | UInt32(EdgeKind.back.rawValue)
         case .task:
-          // A task holds its closure's context and its allocator's slabs.
-          guard targetKind == .closureContext || targetKind == .taskFrames else { continue }
+          // A task holds its closure's context and its allocator's slabs,
+          // and a finished future's result (its exact references).
+          guard
+            targetKind == .closureContext || targetKind == .taskFrames
+              || info & HeapModel.kindMask != UInt32(EdgeKind.conservative.rawValue)
+          else { continue }
         default:
           break
         }

@@ -3,7 +3,8 @@ import MemoryView
 extension HeapModel {
   /// The Swift runtime's metadata memory: what its caches of type metadata
   /// hold (`GenericMetadataCache`s behind each generic type's instantiation
-  /// cache, `…MI`; the conformance, tuple, function and existential caches
+  /// cache, `…MI`, and each conformance's, `…MK`; the conformance, tuple,
+  /// function and existential caches
   /// that are C++ statics of `libswiftCore`), and the plain C blocks that
   /// nothing else holds below them. That memory holds metadata, witness
   /// tables and type names, never an instance: a word in it that points at
@@ -54,15 +55,20 @@ extension HeapModel {
   }
 
   /// Whether the global word at `address` is in a cache of the Swift
-  /// runtime's: a type's metadata instantiation cache (`$s…MI`, in any
-  /// image), or a static of `libswiftCore`'s C++ runtime (its Swift
-  /// globals and the empty collection singletons are the library's own
-  /// values, not caches).
+  /// runtime's: a type's metadata instantiation cache (`$s…MI`), a
+  /// conformance's witness table instantiation cache (`$s…MK`), a type's
+  /// metadata lazy or demangling cache variable (`$s…Ml`, `$s…MD`), a
+  /// witness table's lazy cache variable (`$s…WL`), in any image; or a static of
+  /// `libswiftCore`'s C++ runtime (its Swift globals and the empty
+  /// collection singletons are the library's own values, not caches).
   func isMetadataCacheWord(_ address: UInt) -> Bool {
     guard let image = snapshot.images.image(containing: address),
       let symbol = image.symbol(containing: address, kinds: .object)
     else { return false }
-    if symbol.name.hasPrefix("$s") { return symbol.name.hasSuffix("MI") }
+    if symbol.name.hasPrefix("$s") { return Self.metadataCacheSuffixes.contains(symbol.name.suffix(2)) }
     return image.name.hasPrefix("libswiftCore.") && !symbol.name.hasPrefix("_swiftEmpty")
   }
+
+  /// The mangling suffixes of the runtime's cache variables (see ``isMetadataCacheWord(_:)``).
+  static let metadataCacheSuffixes: Set<Substring> = ["MI", "MK", "Ml", "MD", "WL"]
 }

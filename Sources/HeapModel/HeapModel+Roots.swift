@@ -61,7 +61,7 @@ extension HeapModel {
     for edge in edges {
       let target = Int(edge.target & ~Self.interiorBit)
       let targetKind = kind(of: target)
-      guard !targetKind.isFree, targetKind != .taskFrames || !claimedSlabs.contains(target) else { continue }
+      guard !targetKind.isFree, targetKind != .taskFrames || slabTasks[target] == nil else { continue }
       rootTargets.append(edge.target)
       rootAddresses.append(edge.address)
       rootOrigins.append(edge.origin)

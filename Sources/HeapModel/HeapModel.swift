@@ -101,9 +101,9 @@ public final class HeapModel: @unchecked Sendable {
   /// scan sees), so the table lives as long as the object, weak references
   /// or not.
   var sideTableOfObject: [Int: Int] = [:]
-  /// The task slabs some live task's allocator claims (see
-  /// ``Builder/assignSlabOwners()``): only their task holds them.
-  var claimedSlabs = Set<Int>()
+  /// The task slabs some live task's allocator claims, with the tasks that
+  /// claim each (see ``Builder/assignSlabOwners()``): only their task holds them.
+  var slabTasks: [Int: [Int]] = [:]
 
   // MARK: Types
 

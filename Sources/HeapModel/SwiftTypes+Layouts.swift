@@ -23,7 +23,8 @@ extension SwiftTypes {
     case UInt(SOLKindClass):
       computed = classLayout(metadata: metadata)
     case UInt(SOLKindTask):
-      computed = HeapLayout(kind: .task, typeName: "Task", size: 0, shape: .fields([]))
+      // Per instance: a finished future holds its result.
+      return taskLayout(instance: instance)
     case UInt(SOLKindHeapGenericLocalVariable):
       computed = genericBoxLayout(metadata: metadata)
     case UInt(SOLKindErrorObject):
@@ -317,6 +318,48 @@ extension SwiftTypes {
     guard !captures.isEmpty else { return "closure context" }
     let shown = captures.prefix(3).joined(separator: ", ")
     return "closure context (captures \(shown)\(captures.count > 3 ? ", +\(captures.count - 3) more" : ""))"
+  }
+
+  /// A task: its words are the runtime's bookkeeping (its closure's context
+  /// and its frames are found among them), except a finished future's
+  /// result or error, which the task holds until it is read — a task
+  /// group's child, a `Task`'s `value` nobody awaited yet. They are in its
+  /// future fragment, after the task's fixed part
+  /// (`_swift_concurrency_debug_asyncTaskSize`) and the child (two words)
+  /// and group child (one word) fragments its job flags say it has (bits
+  /// 24, 26; 25: a future): the wait queue, whose low bits say the status
+  /// (1 a result, 2 an error), the result's metadata, the error, then the
+  /// result at its type's alignment (swift/ABI/Task.h; measured on 6.3).
+  private func taskLayout(instance: UInt) -> HeapLayout {
+    let plain = HeapLayout(kind: .task, typeName: "Task", size: 0, shape: .fields([]))
+    guard let taskSize = asyncTaskSize, let flags = uint32(at: instance + 32), flags & (1 << 25) != 0 else {
+      return plain
+    }
+    var fragment = taskSize
+    if flags & (1 << 24) != 0 { fragment += 16 }
+    if flags & (1 << 26) != 0 { fragment += 8 }
+    guard let queue = word(at: instance + UInt(fragment)) else { return plain }
+    switch queue & 3 {
+    case 1:
+      guard let metadata = word(at: instance + UInt(fragment + 8)), Self.isPlausibleObject(metadata) else {
+        return plain
+      }
+      let typeRef = swift_reflection_typeRefForMetadata(context, metadata)
+      guard typeRef != 0 else { return plain }
+      let info = swift_reflection_infoForTypeRef(context, typeRef)
+      let alignment = max(1, Int(info.alignment))
+      let offset = (fragment + 24 + alignment - 1) / alignment * alignment
+      let value = slots(ofType: typeRef).nested(at: offset, under: "result")
+      return HeapLayout(
+        kind: .task, typeName: "Task", size: offset + Int(info.size), shape: .fields(value.slots),
+        opaqueRanges: value.opaqueRanges)
+    case 2:
+      return HeapLayout(
+        kind: .task, typeName: "Task", size: fragment + 24,
+        shape: .fields([.reference(offset: fragment + 16, strength: .strong, label: "error")]))
+    default:
+      return plain
+    }
   }
 
   /// A generic box (a captured `var` of generic type, an indirect payload):

@@ -26,6 +26,9 @@ package final class SwiftTypes {
   let reader: Reader
   /// Layouts by metadata address; `nil` entries remember metadata that is not usable.
   var layouts: [UInt: HeapLayout?] = [:]
+  /// The size of a task's fixed part, where its fragments start (nil when
+  /// the process has no concurrency library, or this process is read in place).
+  var asyncTaskSize: Int?
   /// References inside value types, by type reference.
   var valueSlots: [RMTypeRef: ValueSlots] = [:]
   /// Names by type reference.
@@ -59,6 +62,7 @@ package final class SwiftTypes {
     }
     self.context = context
     reader = .process(snapshot.memory)
+    asyncTaskSize = snapshot.asyncTaskSize.map { Int($0) }
     if snapshot.isOwnProcess {
       rm_addOwnImages(context)
     } else {

@@ -144,6 +144,10 @@ public final class ProcessSnapshot: @unchecked Sendable {
   /// `_swift_concurrency_debug_asyncTaskMetadata` (nil without one).
   public var taskMetadata: UInt? { concurrencyVariable("_swift_concurrency_debug_asyncTaskMetadata") }
 
+  /// The size of a Swift task's fixed part, where its fragments start, from
+  /// `_swift_concurrency_debug_asyncTaskSize` (nil without one).
+  public var asyncTaskSize: UInt? { concurrencyVariable("_swift_concurrency_debug_asyncTaskSize") }
+
   /// The value of one of the concurrency library's debug variables (made for tools).
   private func concurrencyVariable(_ name: String) -> UInt? {
     guard let library = images.images.first(where: { $0.name.hasPrefix("libswift_Concurrency") }),

@@ -267,13 +267,21 @@ void *mvt_releasePlainBuffer(void) {
 
 // MARK: A stale word in a metadata cache
 
-/// Named as the Swift runtime names a type's metadata instantiation cache
-/// (`$s…MI`), so the heap model takes what only it holds for the runtime's
-/// metadata memory. Not in the header: Swift never names it.
+// Named as the Swift runtime names its cache variables (a type's metadata
+// instantiation cache `$s…MI`, a conformance's `$s…MK`, a demangling cache
+// variable `$s…MD`), so the heap model takes what only they hold for the
+// runtime's metadata memory. Not in the header: Swift never names them.
 void *$s22CMemoryViewTestSupport9FakeCacheMI = NULL;
+void *$s22CMemoryViewTestSupport9FakeCacheMK = NULL;
+void *$s22CMemoryViewTestSupport9FakeCacheMD = NULL;
 static void **mvt_cacheHolder = NULL;
+static void **mvt_cacheVariable = NULL;
 
-void mvt_holdBehindCache(void *context) {
+void mvt_holdBehindCache(int variable, void *context) {
+  void **variables[] = {
+      &$s22CMemoryViewTestSupport9FakeCacheMI, &$s22CMemoryViewTestSupport9FakeCacheMK,
+      &$s22CMemoryViewTestSupport9FakeCacheMD};
+  mvt_cacheVariable = variables[variable % 3];
   void **node = calloc(8, sizeof(void *));
   void **buffer = calloc(4, sizeof(void *));
   mvt_cacheHolder = calloc(4, sizeof(void *));
@@ -284,18 +292,18 @@ void mvt_holdBehindCache(void *context) {
   // memory): masked, no word of ours keeps it.
   mvt_cacheHolder[0] = buffer;
   mvt_cacheHolder = (void **)((uintptr_t)mvt_cacheHolder ^ MVT_MASK);
-  $s22CMemoryViewTestSupport9FakeCacheMI = node;
+  *mvt_cacheVariable = node;
 }
 
 void *mvt_releaseBehindCache(void) {
-  void **node = $s22CMemoryViewTestSupport9FakeCacheMI;
+  void **node = *mvt_cacheVariable;
   void **buffer = node[5];
   void *context = buffer[1];
   free((void *)((uintptr_t)mvt_cacheHolder ^ MVT_MASK));
   free(buffer);
   free(node);
   mvt_cacheHolder = NULL;
-  $s22CMemoryViewTestSupport9FakeCacheMI = NULL;
+  *mvt_cacheVariable = NULL;
   return context;
 }
 

@@ -99,6 +99,11 @@ enum LeaksCommand {
       var type: String
       var path: [String]
     }
+    /// `kinds[]`: one kind of leak.
+    struct Kind: Decodable {
+      var signature: String
+      var count: Int
+    }
 
     var schema: Int
     var process: Process
@@ -106,6 +111,7 @@ enum LeaksCommand {
     var objects: [Object]
     var cycles: [Cycle]
     var reachable: [Reachable]
+    var kinds: [Kind]
 
     /// The types of the program's own leaked objects, sorted.
     var programTypes: [String] { objects.filter(\.programType).map(\.type).sorted() }

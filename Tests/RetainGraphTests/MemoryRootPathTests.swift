@@ -161,9 +161,10 @@ struct MemoryRootPathTests {
   /// is a stale copy (that memory holds metadata, never a program's
   /// buffer): never a step of a path, even when it is the only way from a
   /// global to the object.
-  @Test func aMetadataCachesWordIntoAProgramsBufferIsNoStepOfAPath() {
+  @Test(arguments: [0, 1, 2] as [Int32])
+  func aMetadataCachesWordIntoAProgramsBufferIsNoStepOfAPath(variable: Int32) {
     let held = Held()
-    mvt_holdBehindCache(Unmanaged.passRetained(held).toOpaque())
+    mvt_holdBehindCache(variable, Unmanaged.passRetained(held).toOpaque())
     defer { Unmanaged<Held>.fromOpaque(mvt_releaseBehindCache()).release() }
     let explanation = explainer.explain(held)
     #expect(explanation.rootPath == nil, "\(explanation)")

@@ -8,6 +8,12 @@
 //   RuntimeHeld weakened   a live object that once had a weak reference
 //                          (its side table hangs off its counts word):
 //                          nothing leaked
+//   RuntimeHeld resumable  a task waits on an `UnsafeContinuation` kept in
+//                          a malloc'd buffer a global points at (its own
+//                          frames keep its address too): nothing leaked
+//   RuntimeHeld unread     a finished task that a global keeps holds the
+//                          value it returned (an Answer) until the task
+//                          goes: nothing leaked
 //   RuntimeHeld dying      the program exits while another thread runs an
 //                          object's deinit (nothing holds the object any
 //                          more, and it still holds a Payload): nothing
@@ -50,6 +56,11 @@ func startDying() {
   while sem_wait(running) != 0 {}
 }
 
+/// What a finished task returned.
+final class Answer: Sendable {
+  let values = [1, 2, 3]
+}
+
 /// Where the program keeps the continuation a task waits on.
 final class Inbox: @unchecked Sendable {
   var continuation: CheckedContinuation<Int, Never>?
@@ -61,6 +72,7 @@ final class Session {
 }
 
 let inbox = Inbox()
+nonisolated(unsafe) var finished: Task<Answer, Never>?
 nonisolated(unsafe) var sessions: [Session] = []
 
 /// Starts a main-actor task that waits on a continuation kept in `inbox`,
@@ -72,6 +84,25 @@ nonisolated(unsafe) var sessions: [Session] = []
     print(answer + payload.values.count)
   }
   while inbox.continuation == nil { await Task.yield() }
+}
+
+/// Where the program keeps the unsafe continuation a task waits on: a buffer
+/// of its own, which a global points at.
+nonisolated(unsafe) var resumer: UnsafeMutablePointer<UnsafeContinuation<Int, Never>>?
+
+/// Starts a main-actor task that waits on an unsafe continuation kept in
+/// `resumer`'s buffer, and returns once it waits.
+@MainActor func startResumableTask() async {
+  Task { @MainActor in
+    let payload = Payload()
+    let answer = await withUnsafeContinuation { continuation in
+      let slot = UnsafeMutablePointer<UnsafeContinuation<Int, Never>>.allocate(capacity: 1)
+      slot.initialize(to: continuation)
+      resumer = slot
+    }
+    print(answer + payload.values.count)
+  }
+  while resumer == nil { await Task.yield() }
 }
 
 @MainActor func run(_ mode: String) async {
@@ -86,10 +117,16 @@ nonisolated(unsafe) var sessions: [Session] = []
     sessions.append(session)
     weak let observed = session
     print(observed?.name ?? "gone")
+  case "resumable":
+    await startResumableTask()
+  case "unread":
+    let task = Task { Answer() }
+    finished = task
+    print(await task.value.values.count)
   case "dying":
     startDying()
   default:
-    print("usage: RuntimeHeld waiting|abandoned|weakened|dying")
+    print("usage: RuntimeHeld waiting|abandoned|weakened|resumable|unread|dying")
     exit(2)
   }
   print("exiting (\(mode))")
