@@ -2,6 +2,7 @@ import CMemoryView
 import Foundation
 import HeapModel
 import MemoryView
+import Synchronization
 
 /// One frame of an allocation stack, named: the function, and the file and
 /// line when the image has debug information.
@@ -71,12 +72,43 @@ public struct StackSymbolizer {
   let executable: String
   /// The `llvm-symbolizer` to run, or nil to use the symbol tables only.
   let tool: String?
+  /// The frames named by earlier calls, when they are kept.
+  let cache: Cache?
 
-  /// A symbolizer for a process with `images` whose executable is `executable`.
-  public init(images: ImageList, executable: String, tool: String? = StackSymbolizer.findTool()) {
+  /// A symbolizer for a process with `images` whose executable is
+  /// `executable`; with a `cache`, what one call names the next does not name again.
+  public init(
+    images: ImageList, executable: String, tool: String? = StackSymbolizer.findTool(), cache: Cache? = nil
+  ) {
     self.images = images
     self.executable = executable
     self.tool = tool
+    self.cache = cache
+  }
+
+  /// Frames already named, by address, kept across calls for one process
+  /// (`leaklab watch` names the same stacks at every snapshot). An address
+  /// keeps its name while its image stays mapped where it is.
+  public final class Cache: Sendable {
+    private let named = Mutex<[UInt: [SourceFrame]]>([:])
+
+    public init() {}
+
+    /// The known frames of `addresses`, and the addresses not known yet.
+    func look(up addresses: [UInt]) -> (known: [UInt: [SourceFrame]], unknown: [UInt]) {
+      named.withLock { named in
+        var known: [UInt: [SourceFrame]] = [:]
+        var unknown: [UInt] = []
+        for address in addresses {
+          if let frames = named[address] { known[address] = frames } else { unknown.append(address) }
+        }
+        return (known, unknown)
+      }
+    }
+
+    func keep(_ frames: [UInt: [SourceFrame]]) {
+      named.withLock { $0.merge(frames) { _, new in new } }
+    }
   }
 
   /// `$LEAKLAB_SYMBOLIZER`, else `llvm-symbolizer` beside `swift` in `PATH`, else the one in `PATH`.
@@ -94,7 +126,17 @@ public struct StackSymbolizer {
   /// The frames of each address (more than one where the compiler inlined
   /// calls: the innermost first), every address named once.
   public func frames(for addresses: some Sequence<UInt>) -> [UInt: [SourceFrame]] {
-    let distinct = Array(Set(addresses))
+    guard let cache else { return name(Array(Set(addresses))) }
+    var (known, unknown) = cache.look(up: Array(Set(addresses)))
+    let named = name(unknown)
+    cache.keep(named)
+    known.merge(named) { _, new in new }
+    return known
+  }
+
+  /// The frames of each of the `distinct` addresses.
+  private func name(_ distinct: [UInt]) -> [UInt: [SourceFrame]] {
+    guard !distinct.isEmpty else { return [:] }
     var located: [(address: UInt, image: LoadedImage)] = []
     var result: [UInt: [SourceFrame]] = [:]
     for address in distinct {
@@ -143,6 +185,21 @@ public struct StackSymbolizer {
       result[address] = frames
     }
     return result
+  }
+
+  /// The site of each of the stacks `ids` of `stacks`: every distinct frame
+  /// of them named once.
+  public func sites(of ids: some Collection<Int>, in stacks: AllocationStacks) -> [Int: AllocationSite] {
+    let named = frames(for: ids.flatMap { stacks.frames(of: $0) })
+    return Dictionary(
+      ids.map { id in (id, AllocationSite(frames: stacks.frames(of: id).flatMap { named[$0] ?? [] })) },
+      uniquingKeysWith: { first, _ in first })
+  }
+
+  /// The site of one stack (its return addresses, innermost first).
+  public func site(of stack: [UInt]) -> AllocationSite {
+    let named = frames(for: stack)
+    return AllocationSite(frames: stack.flatMap { named[$0] ?? [] })
   }
 
   /// Whether a source file belongs to a package the program depends on.
