@@ -74,8 +74,8 @@ public struct AllocationSite: Sendable, Hashable {
   /// Compiler-made entry points whose line is the type's, not the caller's:
   /// `Session.__allocating_init()`, thunks, forwarders.
   static func isCompilerMade(_ function: String) -> Bool {
-    function.contains("__allocating_init") || function.contains("@callee_guaranteed")
-      || function.contains("@escaping") || function.contains("thunk")
+    function.containsName("__allocating_init") || function.containsName("@callee_guaranteed")
+      || function.containsName("@escaping") || function.containsName("thunk")
       || ["reabstraction", "partial apply", "merged ", "protocol witness", "outlined ", "implicit closure"]
         .contains {
           function.hasPrefix($0)

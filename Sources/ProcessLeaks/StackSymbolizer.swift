@@ -126,8 +126,11 @@ public struct StackSymbolizer {
   /// The frames of each address (more than one where the compiler inlined
   /// calls: the innermost first), every address named once.
   public func frames(for addresses: some Sequence<UInt>) -> [UInt: [SourceFrame]] {
-    guard let cache else { return name(Array(Set(addresses))) }
-    var (known, unknown) = cache.look(up: Array(Set(addresses)))
+    let all = Array(addresses)
+    var distinct = Set<UInt>(minimumCapacity: all.count)
+    distinct.formUnion(all)
+    guard let cache else { return name(Array(distinct)) }
+    var (known, unknown) = cache.look(up: Array(distinct))
     let named = name(unknown)
     cache.keep(named)
     known.merge(named) { _, new in new }
@@ -219,10 +222,10 @@ public struct StackSymbolizer {
     }
     guard let demangled else { return name }
     // `closure in variable initialization expression of static Catalogue.feed` is `closure in Catalogue.feed`.
-    return ClosureNames.simplify(demangled).replacing(
-      "variable initialization expression of static ", with: ""
-    )
-    .replacing("variable initialization expression of ", with: "")
+    let simplified = ClosureNames.simplify(demangled)
+    guard simplified.containsName("variable initialization expression of ") else { return simplified }
+    return simplified.replacing("variable initialization expression of static ", with: "")
+      .replacing("variable initialization expression of ", with: "")
   }
 
   /// ``readable(_:)`` once per name.
@@ -242,7 +245,9 @@ public struct StackSymbolizer {
   // MARK: llvm-symbolizer
 
   /// One run of `llvm-symbolizer` over every address (as an address in its
-  /// image's file, minus one: the call, not the instruction after it).
+  /// image's file, minus one: the call, not the instruction after it). Its
+  /// answers are read as it writes them and named meanwhile (demangled,
+  /// shortened): the two halves of the work run side by side.
   private func symbolize(
     _ located: [(address: UInt, image: LoadedImage)], with tool: String, names: inout [String: String]
   ) -> [UInt: [SourceFrame]]? {
@@ -264,22 +269,48 @@ public struct StackSymbolizer {
     process.standardOutput = output
     process.standardError = FileHandle.nullDevice
     do { try process.run() } catch { return nil }
-    let data = output.fileHandleForReading.readDataToEndOfFile()
+    var result: [UInt: [SourceFrame]] = [:]
+    var answered = 0
+    var pending: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    let descriptor = output.fileHandleForReading.fileDescriptor
+    while true {
+      let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+      if count < 0 && errno == EINTR { continue }
+      if count > 0 { pending += chunk[..<count] }
+      // The complete answers so far: up to the last empty line (or all, at the end).
+      let end = count > 0 ? Self.lastAnswerEnd(in: pending) : pending.endIndex
+      if end > 0 {
+        for answer in Self.answers(in: String(decoding: pending[..<end], as: UTF8.self)) {
+          guard answered < located.count else { break }
+          let address = located[answered].address
+          result[address] = answer.map { symbol in
+            let function = symbol.function == "??" ? "?" : Self.readable(symbol.function, cache: &names)
+            return SourceFrame(
+              address: address, function: function, image: "", file: symbol.file, line: symbol.line,
+              isProgramCode: false)
+          }
+          answered += 1
+        }
+        pending.removeSubrange(..<end)
+      }
+      if count <= 0 { break }
+    }
     process.waitUntilExit()
     try? stdin.close()
-    guard process.terminationStatus == 0 else { return nil }
-    let answers = Self.answers(in: String(decoding: data, as: UTF8.self))
-    guard answers.count == located.count else { return nil }
-    var result: [UInt: [SourceFrame]] = [:]
-    for (answer, item) in zip(answers, located) {
-      result[item.address] = answer.map { symbol in
-        let function = symbol.function == "??" ? "?" : Self.readable(symbol.function, cache: &names)
-        return SourceFrame(
-          address: item.address, function: function, image: "", file: symbol.file,
-          line: symbol.line, isProgramCode: false)
-      }
-    }
+    guard process.terminationStatus == 0, answered == located.count else { return nil }
     return result
+  }
+
+  /// Where the last complete answer of `output` ends: past its last empty
+  /// line (`\n\n`), or 0 when no answer is complete.
+  static func lastAnswerEnd(in output: [UInt8]) -> Int {
+    var index = output.count - 1
+    while index > 0 {
+      if output[index] == 0x0A && output[index - 1] == 0x0A { return index + 1 }
+      index -= 1
+    }
+    return 0
   }
 
   /// `llvm-symbolizer`'s answers in its plain output style: per address, a
@@ -290,7 +321,10 @@ public struct StackSymbolizer {
     var answers: [[(function: String, file: String?, line: Int?)]] = []
     var current: [(function: String, file: String?, line: Int?)] = []
     var function: Substring?
-    for line in output.split(separator: "\n", omittingEmptySubsequences: false) {
+    // By bytes: the separators are ASCII, and the output runs to megabytes.
+    let colon = UInt8(ascii: ":")
+    for bytes in output.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
+      let line = Substring(bytes)
       if line.isEmpty {
         if function == nil && !current.isEmpty {
           answers.append(current)
@@ -304,12 +338,13 @@ public struct StackSymbolizer {
       }
       function = nil
       // FILE:LINE:COLUMN, the file possibly holding colons.
-      let parts = line.split(separator: ":", omittingEmptySubsequences: false)
       var file: String?
       var number: Int?
-      if parts.count >= 3, let parsed = Int(parts[parts.count - 2]) {
-        let path = parts.dropLast(2).joined(separator: ":")
-        if path != "??" && !path.hasSuffix("<compiler-generated>") { file = path }
+      if let last = bytes.lastIndex(of: colon), let middle = bytes[..<last].lastIndex(of: colon),
+        let parsed = Int(Substring(bytes[bytes.index(after: middle)..<last]))
+      {
+        let path = Substring(bytes[..<middle])
+        if path != "??" && !path.hasSuffix("<compiler-generated>") { file = String(path) }
         number = parsed == 0 ? nil : parsed
       }
       current.append((String(name), file, number))
