@@ -41,9 +41,41 @@ public struct AllocationStacks: Sendable {
   public func frames(of id: Int) -> [UInt] { stacks[id] }
 }
 
+extension AllocationStacks {
+  /// The stack that allocated the most of some blocks: how many of them it
+  /// allocated, and how many of them have a recorded stack at all.
+  public struct Commonest: Sendable, Hashable {
+    /// The stack's id.
+    public var stack: Int
+    /// How many of the blocks it allocated.
+    public var count: Int
+    /// How many of the blocks have a stack.
+    public var recorded: Int
+  }
+
+  /// The stack that allocated the most of `blocks` (the lowest id on a
+  /// tie); nil when none of them has a stack.
+  public func commonest(of blocks: some Sequence<Int>) -> Commonest? {
+    var counts: [Int32: Int] = [:]
+    var recorded = 0
+    for block in blocks where stackOfBlock.indices.contains(block) && stackOfBlock[block] >= 0 {
+      counts[stackOfBlock[block], default: 0] += 1
+      recorded += 1
+    }
+    guard let top = counts.max(by: { ($0.value, $1.key) < ($1.value, $0.key) }) else { return nil }
+    return Commonest(stack: Int(top.key), count: top.value, recorded: recorded)
+  }
+}
+
 extension HeapModel {
   /// Gives the model the stacks that allocated its blocks (once, before it is shared).
   public func attach(_ stacks: AllocationStacks) {
     allocationStacks = stacks
+  }
+
+  /// The stack that allocated the most of the blocks at `addresses` (a
+  /// census entry's instances), from ``allocationStacks``.
+  public func commonestAllocationStack(of addresses: some Sequence<UInt>) -> AllocationStacks.Commonest? {
+    allocationStacks?.commonest(of: addresses.lazy.compactMap { self.block(containing: $0) })
   }
 }

@@ -73,10 +73,10 @@ package enum ClosureNames {
       text = text.dropFirst(prefix.count)
     }
     var isClosure = false
-    if let closure = text.ranges(of: "closure #").last {
+    if let closure = text.lastNameRange(of: "closure #") {
       isClosure = true
       let rest = text[closure.upperBound...]
-      guard let inRange = rest.firstRange(of: " in ") else { return "closure" }
+      guard let inRange = rest.firstNameRange(of: " in ") else { return "closure" }
       text = rest[inRange.upperBound...]
     }
     let function = TypeNames.unqualified(shortenSignature(String(text)))
@@ -86,25 +86,27 @@ package enum ClosureNames {
   /// Drops the result type and the parameter types: `f(x: Int) -> ()` becomes `f(x:)`.
   private static func shortenSignature(_ text: String) -> String {
     var text = text
-    if let colon = text.firstRange(of: " : ") { text = String(text[..<colon.lowerBound]) }
+    if let colon = text.firstNameRange(of: " : ") { text = String(text[..<colon.lowerBound]) }
     guard let open = firstTopLevelParenthesis(in: text) else { return text }
     let name = text[..<open]
     var depth = 0
     var parameters: [Substring] = []
     var start = text.index(after: open)
     var end = text.endIndex
-    for index in text[open...].indices {
-      switch text[index] {
-      case "(", "<", "[": depth += 1
-      case ")", ">", "]":
+    // By bytes: every character looked for is ASCII.
+    let utf8 = text.utf8
+    for index in utf8[open...].indices {
+      switch utf8[index] {
+      case UInt8(ascii: "("), UInt8(ascii: "<"), UInt8(ascii: "["): depth += 1
+      case UInt8(ascii: ")"), UInt8(ascii: ">"), UInt8(ascii: "]"):
         depth -= 1
         if depth == 0 {
           end = index
           break
         }
-      case "," where depth == 1:
+      case UInt8(ascii: ",") where depth == 1:
         parameters.append(text[start..<index])
-        start = text.index(after: index)
+        start = utf8.index(after: index)
       default: break
       }
       if end != text.endIndex { break }
@@ -114,7 +116,7 @@ package enum ClosureNames {
     let labels = parameters.map { parameter -> String in
       let trimmed = parameter.trimmingSpaces
       if let colon = trimmed.firstIndex(of: ":"),
-        trimmed[..<colon].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" })
+        trimmed[..<colon].allSatisfy(\.isIdentifierPart)
       {
         return "\(trimmed[..<colon]):"
       }
@@ -127,10 +129,12 @@ package enum ClosureNames {
   /// `(Name in $hash)` qualifiers.
   private static func firstTopLevelParenthesis(in text: String) -> String.Index? {
     var index = text.startIndex
-    while let open = text[index...].firstIndex(of: "(") {
+    // By bytes: `(`, `)` and ` in ` are ASCII.
+    while let open = text.utf8[index...].firstIndex(of: UInt8(ascii: "(")) {
       let inner = text[text.index(after: open)...]
-      if inner.hasPrefix("extension in ") || (inner.prefix { $0 != ")" }.contains(" in ")) {
-        guard let close = inner.firstIndex(of: ")") else { return nil }
+      let close = inner.utf8.firstIndex(of: UInt8(ascii: ")"))
+      if inner.hasPrefix("extension in ") || inner[..<(close ?? inner.endIndex)].containsName(" in ") {
+        guard let close else { return nil }
         index = text.index(after: close)
         continue
       }

@@ -4,8 +4,8 @@ package enum TypeNames {
   /// discriminators: `App.(Screen in _1A2B).load()` becomes `Screen.load()`.
   package static func unqualified(_ name: String) -> String {
     var text = name
-    while let range = text.firstRange(of: "(extension in ") {
-      guard let close = text[range.upperBound...].firstRange(of: "):") else { break }
+    while let range = text.firstNameRange(of: "(extension in ") {
+      guard let close = text[range.upperBound...].firstNameRange(of: "):") else { break }
       text.removeSubrange(range.lowerBound..<close.upperBound)
     }
     text = removingDiscriminators(text)
@@ -27,7 +27,7 @@ package enum TypeNames {
     var result = ""
     var identifier = ""
     for character in text {
-      if character.isLetter || character.isNumber || character == "_" {
+      if character.isIdentifierPart {
         identifier.append(character)
       } else if character == "." {
         identifier = ""  // a qualifier: only the last component stays
@@ -44,13 +44,14 @@ package enum TypeNames {
   static func removingDiscriminators(_ text: String) -> String {
     var result = ""
     var rest = Substring(text)
-    while let open = rest.firstIndex(of: "(") {
+    // `(` and `)` found by bytes: they are ASCII, and names are long.
+    while let open = rest.utf8.firstIndex(of: UInt8(ascii: "(")) {
       result += rest[..<open]
       let inner = rest[rest.index(after: open)...]
-      let name = inner.prefix { $0.isLetter || $0.isNumber || $0 == "_" }
+      let name = inner.prefix(while: \.isIdentifierPart)
       let tail = inner[name.endIndex...]
       if !name.isEmpty, tail.hasPrefix(" in _") || tail.hasPrefix(" in $"),
-        let close = tail.firstIndex(of: ")")
+        let close = tail.utf8.firstIndex(of: UInt8(ascii: ")"))
       {
         result += name
         rest = tail[tail.index(after: close)...]
@@ -95,7 +96,7 @@ package enum TypeNames {
     var atTypeStart = true
     var moduleDropped = false
     for character in text {
-      if character.isLetter || character.isNumber || character == "_" {
+      if character.isIdentifierPart {
         identifier.append(character)
         continue
       }
@@ -111,5 +112,18 @@ package enum TypeNames {
       moduleDropped = character == "." && moduleDropped
     }
     return result + identifier
+  }
+}
+
+extension Character {
+  /// Whether it can be part of an identifier: a letter, a digit or `_`
+  /// (ASCII answered without Unicode's tables: names are mostly ASCII).
+  package var isIdentifierPart: Bool {
+    if let ascii = asciiValue {
+      let lower = ascii | 0x20
+      return lower >= UInt8(ascii: "a") && lower <= UInt8(ascii: "z")
+        || ascii >= UInt8(ascii: "0") && ascii <= UInt8(ascii: "9") || ascii == UInt8(ascii: "_")
+    }
+    return isLetter || isNumber
   }
 }

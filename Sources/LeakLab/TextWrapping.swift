@@ -4,7 +4,7 @@ import TextGrid
 enum TextWrapping {
   /// Word-wraps `text` to `width` columns; a word longer than a line is cut
   /// with `…`, or (`cutsLongWords: false`) broken over lines so nothing is
-  /// lost: after a `(`, `,`, `.` or `:` inside it where one fits, as code is
+  /// lost: after a `(`, `,`, `.`, `:` or `/` inside it where one fits, as code is
   /// (``code(_:width:)``), else at the width.
   ///
   /// ```swift
@@ -45,7 +45,7 @@ enum TextWrapping {
 
   /// Word-wraps `text` with its first line `width` columns wide and the
   /// others `restWidth` (a hanging indent); a word wider than its line is
-  /// broken over lines (after a `(`, `,`, `.` or `:` where one fits), so
+  /// broken over lines (after a `(`, `,`, `.`, `:` or `/` where one fits), so
   /// nothing is lost and no line is too wide.
   ///
   /// ```swift
@@ -79,7 +79,7 @@ enum TextWrapping {
   }
 
   /// A code line broken to `width` columns: at spaces, else after `(`, `,`,
-  /// `.` or `:` inside a long token, else (an identifier wider than a line)
+  /// `.`, `:` or `/` (a path) inside a long token, else (an identifier wider than a line)
   /// anywhere. Continuations keep the line's indent plus two (at most a third
   /// of the width), less when an identifier would not fit otherwise.
   ///
@@ -123,10 +123,10 @@ enum TextWrapping {
   }
 
   /// Where a long token may break: after one of these.
-  private static let breakAfter: Set<Character> = ["(", ",", ".", ":"]
+  private static let breakAfter: Set<Character> = ["(", ",", ".", ":", "/"]
 
   /// The width of `text`'s first part that cannot be broken: up to its first
-  /// space, or through its first `(`, `,`, `.` or `:`.
+  /// space, or through its first `(`, `,`, `.`, `:` or `/`.
   private static func firstUnbreakableWidth(of text: Substring) -> Int {
     var width = 0
     for character in text {
@@ -138,13 +138,15 @@ enum TextWrapping {
   }
 
   /// Where to end a line that can hold `room` columns of `text`: after the
-  /// last space that fits, else after the last `(`, `,`, `.` or `:`, else at
-  /// `room` (only when the line is empty: otherwise the token moves down).
+  /// last space that fits, else after the last `/` (a path), else after the
+  /// last `(`, `,`, `.` or `:`, else at `room` (only when the line is empty:
+  /// otherwise the token moves down).
   private static func breakPoint(in text: Substring, room: Int, lineIsEmpty: Bool) -> Substring.Index {
     var end = text.startIndex
     var used = 0
     var lastSpace: Substring.Index?
     var lastPunctuation: Substring.Index?
+    var lastSlash: Substring.Index?
     while end < text.endIndex {
       let width = text[end].displayWidth
       if used + width > room { break }
@@ -152,15 +154,17 @@ enum TextWrapping {
       let next = text.index(after: end)
       if text[end] == " " { lastSpace = next }
       if breakAfter.contains(text[end]) { lastPunctuation = next }
+      if text[end] == "/" { lastSlash = next }
       end = next
     }
     if let lastSpace { return lastSpace }
     if !lineIsEmpty { return text.startIndex }
-    return lastPunctuation ?? end
+    // A path breaks between its folders, not inside `main.swift`.
+    return lastSlash ?? lastPunctuation ?? end
   }
 
   /// The part of a word wider than `room` columns that starts a line:
-  /// through the last `(`, `,`, `.` or `:` that fits, else as much as fits
+  /// through the last `(`, `,`, `.`, `:` or `/` that fits, else as much as fits
   /// (at least one character).
   private static func head(ofLongWord word: String, room: Int) -> String {
     let cut = breakPoint(in: Substring(word), room: room, lineIsEmpty: true)

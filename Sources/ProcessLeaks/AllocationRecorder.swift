@@ -8,8 +8,7 @@ import MemoryView
 /// held at its exit.
 ///
 /// ```swift
-/// let environment = try AllocationRecorder.environment()     // LD_PRELOAD=…/libLeakLabAllocationRecorder.so
-/// let process = try TracedProcess.launch(path, arguments: [], environment: environment)
+/// let process = try TracedProcess.launch([path], stacks: true)   // LD_PRELOAD=…/libLeakLabAllocationRecorder.so
 /// …                                                           // held at its exit
 /// let model = try process.heapModel()
 /// if let stacks = AllocationRecorder.stacks(in: model) { model.attach(stacks) }
@@ -169,5 +168,20 @@ public enum AllocationRecorder {
     }
     words.removeLast(count - copied)
     return words
+  }
+}
+
+extension TracedProcess {
+  /// Starts `command` (the program, then its arguments) as
+  /// ``launch(_:arguments:environment:output:)`` does, with the allocation
+  /// recorder preloaded when `stacks` is set: how `leaklab leaks`, `heap`
+  /// and `watch` start a program, `--stacks` or not.
+  public static func launch(_ command: [String], stacks: Bool, output: ProgramOutput = .inherited)
+    throws(ProcessLeaksError) -> TracedProcess
+  {
+    guard let executable = command.first else { throw .cannotRun("", reason: "no program given") }
+    return try launch(
+      executable, arguments: Array(command.dropFirst()),
+      environment: stacks ? try AllocationRecorder.environment() : nil, output: output)
   }
 }

@@ -55,6 +55,12 @@ public struct AllocationSite: Sendable, Hashable {
   /// `allocated in leakSession(leaky:) at …/main.swift:45, called from main at …/main.swift:82`;
   /// without a frame of the program's, the function that called the allocator.
   public var summary: String {
+    guard programFrame != nil, let caller = programCaller else { return headline }
+    return "\(headline), called from \(caller.description)"
+  }
+
+  /// ``summary`` without the caller: `allocated in leakSession(leaky:) at …/main.swift:45`.
+  public var headline: String {
     guard let frame = programFrame else {
       if let located = frames.first(where: { $0.line != nil }) {
         return "allocated in \(located.description) (library code)"
@@ -62,16 +68,14 @@ public struct AllocationSite: Sendable, Hashable {
       return allocatingFunction.map { "allocated in \($0) (library code)" }
         ?? "allocated where no frame is named"
     }
-    var text = "allocated in \(frame.description)"
-    if let caller = programCaller { text += ", called from \(caller.description)" }
-    return text
+    return "allocated in \(frame.description)"
   }
 
   /// Compiler-made entry points whose line is the type's, not the caller's:
   /// `Session.__allocating_init()`, thunks, forwarders.
   static func isCompilerMade(_ function: String) -> Bool {
-    function.contains("__allocating_init") || function.contains("@callee_guaranteed")
-      || function.contains("@escaping") || function.contains("thunk")
+    function.containsName("__allocating_init") || function.containsName("@callee_guaranteed")
+      || function.containsName("@escaping") || function.containsName("thunk")
       || ["reabstraction", "partial apply", "merged ", "protocol witness", "outlined ", "implicit closure"]
         .contains {
           function.hasPrefix($0)
@@ -90,14 +94,9 @@ extension LeakGraph {
       let index = model.block(containing: block.address)
       stackOfBlock.append(index.flatMap { stacks.stack(of: $0) })
     }
-    let addresses = Set(stackOfBlock.compactMap { $0 }).flatMap { stacks.frames(of: $0) }
-    let named = symbolizer.frames(for: addresses)
-    var sites: [Int: AllocationSite] = [:]
+    let sites = symbolizer.sites(of: Set(stackOfBlock.compactMap { $0 }), in: stacks)
     for (position, stack) in stackOfBlock.enumerated() {
       guard let stack else { continue }
-      if sites[stack] == nil {
-        sites[stack] = AllocationSite(frames: stacks.frames(of: stack).flatMap { named[$0] ?? [] })
-      }
       blocks[position].allocation = sites[stack]
     }
   }
@@ -115,25 +114,27 @@ extension LeakAnalysis {
   }
 }
 
-extension LeakDocument {
-  /// `objects[].allocation` (with `--stacks`): the site and the whole stack.
-  struct Allocation: Encodable {
+extension AllocationSite {
+  /// A site in JSON (`objects[].allocation` of `leaklab leaks --json`,
+  /// `types[].allocation` of `leaklab watch`'s report): the summary and the
+  /// whole stack.
+  public struct Document: Codable, Sendable, Hashable {
     /// The text report's line.
-    var summary: String
+    public var summary: String
     /// The index in `frames` of the program's own frame the summary names.
-    var programFrame: Int?
-    var frames: [Frame]
+    public var programFrame: Int?
+    public var frames: [Frame]
 
-    struct Frame: Encodable {
-      var address: String
-      var function: String
-      var image: String
-      var file: String?
-      var line: Int?
-      var programCode: Bool
+    public struct Frame: Codable, Sendable, Hashable {
+      public var address: String
+      public var function: String
+      public var image: String
+      public var file: String?
+      public var line: Int?
+      public var programCode: Bool
     }
 
-    init(_ site: AllocationSite) {
+    public init(_ site: AllocationSite) {
       summary = site.summary
       programFrame = site.programFrameIndex
       frames = site.frames.map {

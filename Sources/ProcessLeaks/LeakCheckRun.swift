@@ -19,9 +19,7 @@ public enum LeakCheckRun {
     output: TracedProcess.ProgramOutput = .inherited
   ) throws(ProcessLeaksError) -> LeakCheckOutcome {
     guard let executable = command.first else { throw .cannotRun("", reason: "no program given") }
-    let process = try TracedProcess.launch(
-      executable, arguments: Array(command.dropFirst()),
-      environment: stacks ? try AllocationRecorder.environment() : nil, output: output)
+    let process = try TracedProcess.launch(command, stacks: stacks, output: output)
     var checked = CheckedProcess(
       pid: process.pid, executable: executable, arguments: Array(command.dropFirst()), mode: .launched)
     switch try process.runToExit() {

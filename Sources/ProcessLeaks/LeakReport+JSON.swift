@@ -72,7 +72,7 @@ extension LeakReport {
           .init(
             to: $0.to, label: $0.label, strength: $0.strength.rawValue, conservative: $0.isConservative,
             closure: $0.closure)
-        }, allocation: block.allocation.map(LeakDocument.Allocation.init))
+        }, allocation: block.allocation.map(AllocationSite.Document.init))
     }
   }
 }
@@ -128,7 +128,7 @@ struct LeakDocument: Encodable {
     var programType: Bool
     var leakKind: String?
     var references: [Reference]
-    var allocation: Allocation?
+    var allocation: AllocationSite.Document?
   }
 
   struct Kind: Encodable {

@@ -33,8 +33,7 @@ public final class OwnAllocationSites: Sendable {
     guard let stack = AllocationRecorder.stack(ofBlockAt: address, images: images, memory: .current) else {
       return nil
     }
-    let named = StackSymbolizer(images: images, executable: executable).frames(for: stack)
-    return AllocationSite(frames: stack.flatMap { named[$0] ?? [] })
+    return StackSymbolizer(images: images, executable: executable).site(of: stack)
   }
 
   /// Whether this process runs with the recorder loaded.

@@ -35,10 +35,11 @@ final class ProgramTracer: @unchecked Sendable {
   /// When the program was last stopped for work (read by that work, on the tracer's thread).
   private(set) var stoppedAt = ContinuousClock.now
 
-  /// Starts `command` on a new thread with its output appended to `output`;
-  /// `atExit` reads it once, held at its exit.
+  /// Starts `command` on a new thread with its output appended to `output`
+  /// (with `stacks`, under the allocation recorder); `atExit` reads it
+  /// once, held at its exit.
   init(
-    _ command: [String], output: String,
+    _ command: [String], output: String, stacks: Bool = false,
     atExit: @escaping @Sendable (TracedProcess) throws(ProcessLeaksError) -> WatchSnapshot
   ) throws(ProcessLeaksError) {
     let started = DispatchSemaphore(value: 0)
@@ -47,8 +48,7 @@ final class ProgramTracer: @unchecked Sendable {
     let thread = Thread { [self] in
       let process: TracedProcess
       do throws(ProcessLeaksError) {
-        process = try TracedProcess.launch(
-          command[0], arguments: Array(command.dropFirst()), output: .file(output))
+        process = try TracedProcess.launch(command, stacks: stacks, output: .file(output))
       } catch {
         failure = error
         finished.leave()

@@ -2,6 +2,7 @@ import CMemoryView
 import Foundation
 import HeapModel
 import MemoryView
+import Synchronization
 
 /// One frame of an allocation stack, named: the function, and the file and
 /// line when the image has debug information.
@@ -71,12 +72,43 @@ public struct StackSymbolizer {
   let executable: String
   /// The `llvm-symbolizer` to run, or nil to use the symbol tables only.
   let tool: String?
+  /// The frames named by earlier calls, when they are kept.
+  let cache: Cache?
 
-  /// A symbolizer for a process with `images` whose executable is `executable`.
-  public init(images: ImageList, executable: String, tool: String? = StackSymbolizer.findTool()) {
+  /// A symbolizer for a process with `images` whose executable is
+  /// `executable`; with a `cache`, what one call names the next does not name again.
+  public init(
+    images: ImageList, executable: String, tool: String? = StackSymbolizer.findTool(), cache: Cache? = nil
+  ) {
     self.images = images
     self.executable = executable
     self.tool = tool
+    self.cache = cache
+  }
+
+  /// Frames already named, by address, kept across calls for one process
+  /// (`leaklab watch` names the same stacks at every snapshot). An address
+  /// keeps its name while its image stays mapped where it is.
+  public final class Cache: Sendable {
+    private let named = Mutex<[UInt: [SourceFrame]]>([:])
+
+    public init() {}
+
+    /// The known frames of `addresses`, and the addresses not known yet.
+    func look(up addresses: [UInt]) -> (known: [UInt: [SourceFrame]], unknown: [UInt]) {
+      named.withLock { named in
+        var known: [UInt: [SourceFrame]] = [:]
+        var unknown: [UInt] = []
+        for address in addresses {
+          if let frames = named[address] { known[address] = frames } else { unknown.append(address) }
+        }
+        return (known, unknown)
+      }
+    }
+
+    func keep(_ frames: [UInt: [SourceFrame]]) {
+      named.withLock { $0.merge(frames) { _, new in new } }
+    }
   }
 
   /// `$LEAKLAB_SYMBOLIZER`, else `llvm-symbolizer` beside `swift` in `PATH`, else the one in `PATH`.
@@ -94,7 +126,20 @@ public struct StackSymbolizer {
   /// The frames of each address (more than one where the compiler inlined
   /// calls: the innermost first), every address named once.
   public func frames(for addresses: some Sequence<UInt>) -> [UInt: [SourceFrame]] {
-    let distinct = Array(Set(addresses))
+    let all = Array(addresses)
+    var distinct = Set<UInt>(minimumCapacity: all.count)
+    distinct.formUnion(all)
+    guard let cache else { return name(Array(distinct)) }
+    var (known, unknown) = cache.look(up: Array(distinct))
+    let named = name(unknown)
+    cache.keep(named)
+    known.merge(named) { _, new in new }
+    return known
+  }
+
+  /// The frames of each of the `distinct` addresses.
+  private func name(_ distinct: [UInt]) -> [UInt: [SourceFrame]] {
+    guard !distinct.isEmpty else { return [:] }
     var located: [(address: UInt, image: LoadedImage)] = []
     var result: [UInt: [SourceFrame]] = [:]
     for address in distinct {
@@ -145,6 +190,21 @@ public struct StackSymbolizer {
     return result
   }
 
+  /// The site of each of the stacks `ids` of `stacks`: every distinct frame
+  /// of them named once.
+  public func sites(of ids: some Collection<Int>, in stacks: AllocationStacks) -> [Int: AllocationSite] {
+    let named = frames(for: ids.flatMap { stacks.frames(of: $0) })
+    return Dictionary(
+      ids.map { id in (id, AllocationSite(frames: stacks.frames(of: id).flatMap { named[$0] ?? [] })) },
+      uniquingKeysWith: { first, _ in first })
+  }
+
+  /// The site of one stack (its return addresses, innermost first).
+  public func site(of stack: [UInt]) -> AllocationSite {
+    let named = frames(for: stack)
+    return AllocationSite(frames: stack.flatMap { named[$0] ?? [] })
+  }
+
   /// Whether a source file belongs to a package the program depends on.
   static func isDependency(_ file: String?) -> Bool {
     guard let file else { return false }
@@ -162,10 +222,10 @@ public struct StackSymbolizer {
     }
     guard let demangled else { return name }
     // `closure in variable initialization expression of static Catalogue.feed` is `closure in Catalogue.feed`.
-    return ClosureNames.simplify(demangled).replacing(
-      "variable initialization expression of static ", with: ""
-    )
-    .replacing("variable initialization expression of ", with: "")
+    let simplified = ClosureNames.simplify(demangled)
+    guard simplified.containsName("variable initialization expression of ") else { return simplified }
+    return simplified.replacing("variable initialization expression of static ", with: "")
+      .replacing("variable initialization expression of ", with: "")
   }
 
   /// ``readable(_:)`` once per name.
@@ -185,7 +245,9 @@ public struct StackSymbolizer {
   // MARK: llvm-symbolizer
 
   /// One run of `llvm-symbolizer` over every address (as an address in its
-  /// image's file, minus one: the call, not the instruction after it).
+  /// image's file, minus one: the call, not the instruction after it). Its
+  /// answers are read as it writes them and named meanwhile (demangled,
+  /// shortened): the two halves of the work run side by side.
   private func symbolize(
     _ located: [(address: UInt, image: LoadedImage)], with tool: String, names: inout [String: String]
   ) -> [UInt: [SourceFrame]]? {
@@ -207,22 +269,48 @@ public struct StackSymbolizer {
     process.standardOutput = output
     process.standardError = FileHandle.nullDevice
     do { try process.run() } catch { return nil }
-    let data = output.fileHandleForReading.readDataToEndOfFile()
+    var result: [UInt: [SourceFrame]] = [:]
+    var answered = 0
+    var pending: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    let descriptor = output.fileHandleForReading.fileDescriptor
+    while true {
+      let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+      if count < 0 && errno == EINTR { continue }
+      if count > 0 { pending += chunk[..<count] }
+      // The complete answers so far: up to the last empty line (or all, at the end).
+      let end = count > 0 ? Self.lastAnswerEnd(in: pending) : pending.endIndex
+      if end > 0 {
+        for answer in Self.answers(in: String(decoding: pending[..<end], as: UTF8.self)) {
+          guard answered < located.count else { break }
+          let address = located[answered].address
+          result[address] = answer.map { symbol in
+            let function = symbol.function == "??" ? "?" : Self.readable(symbol.function, cache: &names)
+            return SourceFrame(
+              address: address, function: function, image: "", file: symbol.file, line: symbol.line,
+              isProgramCode: false)
+          }
+          answered += 1
+        }
+        pending.removeSubrange(..<end)
+      }
+      if count <= 0 { break }
+    }
     process.waitUntilExit()
     try? stdin.close()
-    guard process.terminationStatus == 0 else { return nil }
-    let answers = Self.answers(in: String(decoding: data, as: UTF8.self))
-    guard answers.count == located.count else { return nil }
-    var result: [UInt: [SourceFrame]] = [:]
-    for (answer, item) in zip(answers, located) {
-      result[item.address] = answer.map { symbol in
-        let function = symbol.function == "??" ? "?" : Self.readable(symbol.function, cache: &names)
-        return SourceFrame(
-          address: item.address, function: function, image: "", file: symbol.file,
-          line: symbol.line, isProgramCode: false)
-      }
-    }
+    guard process.terminationStatus == 0, answered == located.count else { return nil }
     return result
+  }
+
+  /// Where the last complete answer of `output` ends: past its last empty
+  /// line (`\n\n`), or 0 when no answer is complete.
+  static func lastAnswerEnd(in output: [UInt8]) -> Int {
+    var index = output.count - 1
+    while index > 0 {
+      if output[index] == 0x0A && output[index - 1] == 0x0A { return index + 1 }
+      index -= 1
+    }
+    return 0
   }
 
   /// `llvm-symbolizer`'s answers in its plain output style: per address, a
@@ -233,7 +321,10 @@ public struct StackSymbolizer {
     var answers: [[(function: String, file: String?, line: Int?)]] = []
     var current: [(function: String, file: String?, line: Int?)] = []
     var function: Substring?
-    for line in output.split(separator: "\n", omittingEmptySubsequences: false) {
+    // By bytes: the separators are ASCII, and the output runs to megabytes.
+    let colon = UInt8(ascii: ":")
+    for bytes in output.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
+      let line = Substring(bytes)
       if line.isEmpty {
         if function == nil && !current.isEmpty {
           answers.append(current)
@@ -247,12 +338,13 @@ public struct StackSymbolizer {
       }
       function = nil
       // FILE:LINE:COLUMN, the file possibly holding colons.
-      let parts = line.split(separator: ":", omittingEmptySubsequences: false)
       var file: String?
       var number: Int?
-      if parts.count >= 3, let parsed = Int(parts[parts.count - 2]) {
-        let path = parts.dropLast(2).joined(separator: ":")
-        if path != "??" && !path.hasSuffix("<compiler-generated>") { file = path }
+      if let last = bytes.lastIndex(of: colon), let middle = bytes[..<last].lastIndex(of: colon),
+        let parsed = Int(Substring(bytes[bytes.index(after: middle)..<last]))
+      {
+        let path = Substring(bytes[..<middle])
+        if path != "??" && !path.hasSuffix("<compiler-generated>") { file = String(path) }
         number = parsed == 0 ? nil : parsed
       }
       current.append((String(name), file, number))

@@ -19,7 +19,7 @@ struct WatchCommand: ParsableCommand {
       "The app on a running Swift process: live objects by type, growth since a mark, leaks, why alive.",
     usage: """
       leaklab watch [--period SECONDS] --pid PID
-      leaklab watch [--period SECONDS] [--program-output FILE] -- PROGRAM [ARGS…]
+      leaklab watch [--period SECONDS] [--program-output FILE] [--stacks] -- PROGRAM [ARGS…]
       """,
     discussion: """
       Takes a snapshot of the process every few seconds (it is stopped only while its heap is read; \
@@ -27,7 +27,9 @@ struct WatchCommand: ParsableCommand {
       recent counts, its leaks grouped as `leaklab leaks` groups them, and the selected type's \
       instances; Enter says why one is alive. A program given after -- is started with its output \
       in a file (--program-output, else one in the temporary directory) and stopped with SIGTERM when \
-      the app quits; a process given with --pid runs on. Needs ptrace and a terminal of at least 80×24.
+      the app quits; a process given with --pid runs on. With --stacks, the program runs under the \
+      allocation recorder (as with `leaklab leaks --stacks`): the instances pane and the explain view \
+      say where the instances were allocated. Needs ptrace and a terminal of at least 80×24.
 
       The keys (the same table as `?` in the app):
       \(KeyMap.watch.plainTextTable(width: 78))
@@ -43,6 +45,9 @@ struct WatchCommand: ParsableCommand {
   @Option(help: "Where a started program's standard output and error go.")
   var programOutput: String?
 
+  @Flag(help: "Record allocation stacks (LD_PRELOAD): the line that allocated each type (not with --pid).")
+  var stacks = false
+
   @Argument(parsing: .captureForPassthrough, help: "The program and its arguments, after `--`.")
   var program: [String] = []
 
@@ -54,6 +59,7 @@ struct WatchCommand: ParsableCommand {
       throw ValidationError("give a program after -- or a process with --pid")
     }
     if pid != nil && !command.isEmpty { throw ValidationError("give either a program or --pid, not both") }
+    if pid != nil && stacks { throw ValidationError("--stacks needs a program leaklab starts, not --pid") }
     if !WatchState.periods.contains(period) {
       throw ValidationError("--period must be one of 1, 2, 5, 10 seconds, not \(period)")
     }
@@ -70,7 +76,7 @@ struct WatchCommand: ParsableCommand {
       if let attached {
         process = attached
       } else {
-        process = try WatchedProcess.launch(command, outputPath: programOutputPath)
+        process = try WatchedProcess.launch(command, outputPath: programOutputPath, stacks: stacks)
       }
       watch(process)
     } catch {

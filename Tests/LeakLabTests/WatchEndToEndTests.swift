@@ -164,3 +164,84 @@ struct WatchEndToEndTests {
     #expect(run.error == "leaklab: no process with id 2147483000\n")
   }
 }
+
+// MARK: --stacks
+
+extension WatchEndToEndTests {
+  /// The line of WatchedServer's source that makes a request's `Connection`.
+  static func connectionLine() throws -> Int {
+    let source = URL(fileURLWithPath: #filePath)
+      .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+      .appendingPathComponent("Tools/LeakFixtures/WatchedServer/main.swift")
+    let lines = try String(contentsOf: source, encoding: .utf8).split(
+      separator: "\n", omittingEmptySubsequences: false)
+    return try #require(lines.firstIndex { $0.contains("= Connection(number: number)") }) + 1
+  }
+
+  /// The text of `screen` with the boxes' borders taken out and its lines
+  /// joined: what the explain view says, however it wrapped.
+  static func text(of screen: [String]) -> String {
+    screen.map { line in
+      line.split(whereSeparator: { "│┃║".contains($0) }).map { $0.trimmingCharacters(in: .whitespaces) }
+        .joined(separator: " ")
+    }.joined(separator: " ")
+  }
+
+  @Test func withStacksTheLeakedConnectionNamesTheLineThatAllocatedIt() throws {
+    let line = try Self.connectionLine()
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "leaklab-watch-stacks-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let log = directory.appendingPathComponent("server.log").path
+    // In a folder of its own: `r` writes its report into the current directory.
+    let session = try TmuxSession(
+      command: [
+        "/bin/sh", "-c", #"cd "$0" && exec "$@""#, directory.path, LeakLabBinary.path, "watch", "--stacks",
+        "--period", "1", "--program-output", log, "--", server, "--requests", "3",
+      ],
+      size: Size(width: 80, height: 24))
+    defer { session.kill() }
+    try session.waitUntil("the first census", timeout: .seconds(30)) {
+      Self.columns(of: "Connection", in: $0)?.count == 3
+    }
+    try session.sendKeys("/")
+    try session.type("Connection")
+    try session.sendKeys("Enter")
+    // The instances pane: where the selected type's instances were made.
+    try session.waitFor(text: "allocated in serve(_:) at", timeout: .seconds(30))
+    try session.sendKeys("r")
+    let screen = try session.waitFor(text: "Report: ./leaklab-watch-WatchedServer-")
+    let notice = try #require(screen.first { $0.contains("Report: ./") })
+    let name = try #require(notice.split(separator: "/").last?.split(separator: " ").first)
+    let data = try Data(contentsOf: directory.appendingPathComponent(String(name)))
+    let json = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    let types = try #require(json["types"] as? [[String: Any]])
+    let connection = try #require(types.first { $0["name"] as? String == "Connection" })
+    let allocation = try #require(connection["allocation"] as? [String: Any], "\(connection)")
+    let frames = try #require(allocation["frames"] as? [[String: Any]])
+    let frame = try #require(frames[try #require(allocation["programFrame"] as? Int)])
+    #expect(frame["function"] as? String == "serve(_:)")
+    #expect((frame["file"] as? String)?.hasSuffix("Tools/LeakFixtures/WatchedServer/main.swift") == true)
+    #expect(frame["line"] as? Int == line)
+    #expect(connection["allocatedThere"] as? Int == 3)
+    // Enter: why the newest is alive, and where it was allocated.
+    try session.sendKeys("Enter")
+    let explained = try session.waitUntil("the explain view with the site", timeout: .seconds(30)) {
+      Self.text(of: $0).contains(", called from main at ")
+    }
+    let text = Self.text(of: explained)
+    #expect(text.contains("Why is it alive?"))
+    #expect(text.contains("WatchedServer/main.swift:\(line), called from main at "), "\(text)")
+    try session.sendKeys("q")
+    #expect(try session.waitForExit() == 0)
+  }
+
+  @Test func stacksWithPidIsOneLineAndStatus2() throws {
+    let run = try LeakLabBinary.run(["watch", "--stacks", "--pid", "1"])
+    #expect(run.status == 2)
+    #expect(
+      run.error.hasPrefix("leaklab: --stacks needs a program leaklab starts, not --pid"), "\(run.error)")
+    #expect(run.error.filter { $0 == "\n" }.count == 1)
+  }
+}

@@ -52,6 +52,34 @@ enum WatchFixtures {
     return state
   }
 
+  /// Where the server makes a session (`--stacks`): the allocator, the
+  /// compiler's allocating entry point, then the program's line and its caller.
+  static let sessionSite = AllocationSite(frames: [
+    SourceFrame(
+      address: 0x7f00_0000_1234, function: "swift_allocObject", image: "libswiftCore.so", isProgramCode: false
+    ),
+    SourceFrame(
+      address: 0x5600_0000_2000, function: "Session.__allocating_init(number:)", image: "Server",
+      isProgramCode: false, isInExecutable: true),
+    SourceFrame(
+      address: 0x5600_0000_3000, function: "serve(_:)", image: "Server", file: "Sources/Server/main.swift",
+      line: 38, isProgramCode: true, isInExecutable: true),
+    SourceFrame(
+      address: 0x5600_0000_4000, function: "main", image: "Server", file: "Sources/Server/main.swift",
+      line: 61, isProgramCode: true, isInExecutable: true),
+  ])
+
+  /// ``snapshot(requests:leaks:)`` as `--stacks` reads it: every session made by ``sessionSite``
+  /// but the first, made elsewhere.
+  static func recordedSnapshot(requests: Int) -> WatchSnapshot {
+    var snapshot = snapshot(requests: requests)
+    snapshot.sites = [
+      "object Server.Session": .init(site: sessionSite, count: requests - 1, recorded: requests)
+    ]
+    snapshot.leakSites = [cycle.id: sessionSite]
+    return snapshot
+  }
+
   static let rootPath = HeapModel.WhyAlive(
     shape: .rootPath, root: "global sessionLog in Server",
     nodes: ["Array<AnyObject> storage", "Session"], labels: ["[7]"],

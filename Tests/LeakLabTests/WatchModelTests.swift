@@ -16,7 +16,7 @@ import TextGrid
     var exitSnapshot: WatchSnapshot? { nil }
     func endingDescription() -> String? { nil }
     func snapshot() throws -> WatchSnapshot { WatchFixtures.snapshot(requests: 1) }
-    func explain(_ subject: WatchedProcess.Subject) throws -> HeapModel.WhyAlive? { nil }
+    func explain(_ subject: WatchedProcess.Subject) throws -> WatchedProcess.Explanation? { nil }
   }
 
   let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
@@ -61,5 +61,33 @@ import TextGrid
     model.handle(.character("q"))
     let quit = model.state.isQuitRequested
     #expect(quit)
+  }
+}
+
+// MARK: --stacks
+
+extension WatchModelTests {
+  @Test func theReportGivesEachTypeAndLeakTheSiteThatAllocatedIt() throws {
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let model = WatchModel(source: IdleSource(), reportDirectory: directory)
+    model.send(.snapshotTaken(WatchFixtures.recordedSnapshot(requests: 5)))
+    model.handle(.character("r"))
+    let data = try Data(contentsOf: directory.appendingPathComponent("leaklab-watch-Server-4242-1.json"))
+    let json = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    let types = try #require(json["types"] as? [[String: Any]])
+    let session = try #require(types.first { $0["name"] as? String == "Session" })
+    let allocation = try #require(session["allocation"] as? [String: Any])
+    #expect(
+      allocation["summary"] as? String
+        == "allocated in serve(_:) at Sources/Server/main.swift:38, called from main at Sources/Server/main.swift:61"
+    )
+    let frames = try #require(allocation["frames"] as? [[String: Any]])
+    let program = try #require(allocation["programFrame"] as? Int)
+    #expect(frames[program]["line"] as? Int == 38)
+    #expect(session["allocatedThere"] as? Int == 4)
+    #expect(types.first { $0["name"] as? String == "Connection" }?["allocation"] == nil)
+    let leak = try #require((json["leaks"] as? [[String: Any]])?.first)
+    #expect((leak["allocation"] as? [String: Any])?["programFrame"] as? Int == program)
   }
 }

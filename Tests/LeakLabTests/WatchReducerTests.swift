@@ -160,3 +160,36 @@ import TextGrid
     #expect(screen.contains("Set the mark"))
   }
 }
+
+// MARK: --stacks
+
+extension WatchReducerTests {
+  @Test func theInstancesPaneNamesTheLineThatAllocatedTheMostOfTheSelectedType() throws {
+    var recorded = WatchFixtures.state(after: [3])
+    _ = WatchReducer.reduce(&recorded, .snapshotTaken(WatchFixtures.recordedSnapshot(requests: 5)))
+    let session = try #require(row("Session", in: recorded))
+    let lines = WatchView.instanceLines(session, state: recorded, width: 80).map(\.0)
+    #expect(lines.contains("4 of 5 allocated in serve(_:) at Sources/Server/main.swift:38"))
+    let connection = try #require(row("Connection", in: recorded))
+    #expect(
+      !WatchView.instanceLines(connection, state: recorded, width: 80).contains { $0.0.contains("allocated") }
+    )
+  }
+
+  @Test func anExplanationKeepsItsSiteUntilTheViewCloses() {
+    var state = WatchFixtures.state(after: [3])
+    _ = WatchReducer.reduce(&state, .keyPressed(.openKeyPressed))
+    _ = WatchReducer.reduce(
+      &state, .explained(WatchFixtures.rootPath, site: WatchFixtures.sessionSite, failure: nil))
+    #expect(state.explanation?.site == WatchFixtures.sessionSite)
+    let text = WatchExplainView.content(state.explanation!, width: 200, room: 40).lines
+    #expect(
+      text.contains {
+        $0.hasPrefix(
+          "allocated in serve(_:) at Sources/Server/main.swift:38, called from main at Sources/Server/main.swift:61"
+        )
+      })
+    _ = WatchReducer.reduce(&state, .keyPressed(.closeKeyPressed))
+    #expect(state.explanation == nil)
+  }
+}

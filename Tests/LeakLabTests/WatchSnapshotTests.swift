@@ -37,3 +37,21 @@ import TextGrid
     expectSnapshots(state, named: "exited")
   }
 }
+
+// MARK: --stacks
+
+extension WatchSnapshotTests {
+  @Test func theInstancesPaneSaysWhereTheSelectedTypeWasAllocated() {
+    var state = WatchFixtures.state(after: [20])
+    _ = WatchReducer.reduce(&state, .snapshotTaken(WatchFixtures.recordedSnapshot(requests: 40)))
+    expectSnapshots(state, named: "stacks")
+  }
+
+  @Test func theExplainViewSaysWhereTheInstanceWasAllocated() {
+    var state = WatchFixtures.state(after: [20, 40])
+    _ = WatchReducer.reduce(&state, .keyPressed(.openKeyPressed))
+    _ = WatchReducer.reduce(
+      &state, .explained(WatchFixtures.rootPath, site: WatchFixtures.sessionSite, failure: nil))
+    expectSnapshots(state, named: "explain-stacks")
+  }
+}

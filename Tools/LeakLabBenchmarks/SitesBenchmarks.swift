@@ -148,7 +148,7 @@ enum SitesBenchmarks {
         let clock = ContinuousClock()
         let start = clock.now
         let symbolizer = StackSymbolizer(images: images, executable: executable)
-        let named = symbolizer.frames(for: stacks.joined())
+        let named = symbolizer.frames(for: stacks.flatMap { $0 })
         let sites = stacks.map { AllocationSite(frames: $0.flatMap { named[$0] ?? [] }).summary }
         distinctFrames = named.count
         located = named.values.filter { $0.contains { $0.line != nil } }.count

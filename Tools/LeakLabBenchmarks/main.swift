@@ -1,7 +1,7 @@
 // `make bench`: every LeakLab benchmark, one section per library.
 // Release build only; medians of repeated runs, measured side by side.
 // `LeakLabBenchmarks detector`, `… retaingraph`, `… graph`, `… memoryview`, `… census`, `… leaks` or `… sites` runs one
-// section; `… lint TREE` lints the Swift files under TREE.
+// section (`… symbolization`: the last table of `sites` alone); `… lint TREE` lints the Swift files under TREE.
 let arguments = Array(CommandLine.arguments.dropFirst())
 let sections = Set(arguments.filter { !$0.contains("/") }.map { $0.lowercased() })
 func wanted(_ section: String) -> Bool { sections.isEmpty || sections.contains(section) }
@@ -26,6 +26,8 @@ if wanted("memoryview") {
 }
 if wanted("sites") {
   SitesBenchmarks.run()
+} else if sections.contains("symbolization") {
+  SitesBenchmarks.symbolization()
 }
 if wanted("census") {
   CensusBenchmarks.run()

@@ -45,16 +45,21 @@ enum WatchExplainView {
       lines.append(("retain cycle: nothing reachable holds it; its members keep each other alive", .alert))
     }
     if let accounting = why.accounting { lines.append((accounting, .muted)) }
-    lines.append(("", .plain))
-    let header = Grid(lines: ExplainView.wrapped(lines, width: width))
-    let drawing = graph(of: why).draw(fitting: Size(width: width, height: max(10, room - header.height)))
+    var header = ExplainView.wrapped(lines, width: width)
+    if let site = explanation.site {
+      // A path wider than the view breaks after a `/`: the line number must show.
+      header += TextWrapping.words(site.summary, width: width, cutsLongWords: false).map { ($0, .plain) }
+    }
+    header.append(("", .plain))
+    let headerGrid = Grid(lines: header)
+    let drawing = graph(of: why).draw(fitting: Size(width: width, height: max(10, room - headerGrid.height)))
     let text = Grid(lines: [("", .plain)] + ExplainView.wrapped([(why.text, .muted)], width: width))
     var grid = Grid(
       size: Size(
-        width: max(width, drawing.size.width), height: header.height + drawing.size.height + text.height))
-    grid.draw(header, at: .zero)
-    grid.draw(drawing, at: Point(x: 0, y: header.height))
-    grid.draw(text, at: Point(x: 0, y: header.height + drawing.size.height))
+        width: max(width, drawing.size.width), height: headerGrid.height + drawing.size.height + text.height))
+    grid.draw(headerGrid, at: .zero)
+    grid.draw(drawing, at: Point(x: 0, y: headerGrid.height))
+    grid.draw(text, at: Point(x: 0, y: headerGrid.height + drawing.size.height))
     return grid
   }
 

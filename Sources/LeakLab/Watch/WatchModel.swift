@@ -148,7 +148,8 @@ public final class WatchModel {
       queue.async { [source, weak self] in
         let action: WatchAction
         do {
-          action = .explained(try source.explain(subject), failure: nil)
+          let answer = try source.explain(subject)
+          action = .explained(answer?.why, site: answer?.site, failure: nil)
         } catch {
           action = .explained(nil, failure: "\(error)")
         }

@@ -16,8 +16,9 @@ public enum WatchAction: Sendable {
   case snapshotFailed(String)
   /// The process ended ("exited with status 3"), read at its exit when it could be (a program watch started).
   case processEnded(String, atExit: WatchSnapshot?)
-  /// The explain view's answer (nil: no such instance any more), or why there is none.
-  case explained(HeapModel.WhyAlive?, failure: String?)
+  /// The explain view's answer (nil: no such instance any more) with the
+  /// instance's allocation site when it was recorded, or why there is none.
+  case explained(HeapModel.WhyAlive?, site: AllocationSite? = nil, failure: String?)
   /// The report was written to `path`, or could not be (`error`).
   case reportWritten(path: String, error: String?)
   /// The terminal has a new size.
@@ -62,9 +63,10 @@ public enum WatchReducer {
       }
       state.isTakingSnapshot = false
       state.ending = ending
-    case .explained(let why, let failure):
+    case .explained(let why, let site, let failure):
       guard state.explanation != nil else { return [] }
       state.explanation?.why = why
+      state.explanation?.site = why == nil ? nil : site
       state.explanation?.failure =
         failure ?? (why == nil ? "No instance of it is alive any more, or nothing keeps it: try again" : nil)
     case .reportWritten(let path, let error):

@@ -2,11 +2,14 @@ import Foundation
 import ProcessLeaks
 
 /// What `r` writes in `leaklab watch`: the process, the newest census with
-/// each type's change since the mark and its recent counts, and the leaks.
+/// each type's change since the mark and its recent counts, and the leaks;
+/// with `--stacks`, each type's and each kind of leak's allocation site
+/// (``AllocationSite/Document``, as `leaklab leaks --json` writes it).
 ///
 /// ```json
 /// {"schema": 1, "process": {"name": "GrowingHeap", "pid": 4242, …},
-///  "types": [{"name": "CachedResponse", "count": 250, "sinceMark": 200, "counts": [50, 150, 250], …}],
+///  "types": [{"name": "CachedResponse", "count": 250, "sinceMark": 200, "counts": [50, 150, 250],
+///             "allocation": {"summary": "allocated in handleRequest(_:) at …", …}, "allocatedThere": 250, …}],
 ///  "leaks": [{"count": 3, "signature": "FeedService ⇄ LoadFeedUseCase (completion, service)", …}]}
 /// ```
 struct WatchReport: Codable, Sendable {
@@ -27,6 +30,8 @@ struct WatchReport: Codable, Sendable {
     var launched: Bool
     var output: String?
     var ending: String?
+    /// Whether it ran under the allocation recorder (`--stacks`).
+    var stacks: Bool?
   }
 
   struct TypeRow: Codable, Sendable {
@@ -38,6 +43,9 @@ struct WatchReport: Codable, Sendable {
     var bytes: Int
     var sinceMark: Int
     var counts: [Int]
+    /// With `--stacks`: the site that allocated the most of its live instances, and how many it allocated.
+    var allocation: AllocationSite.Document?
+    var allocatedThere: Int?
   }
 
   struct Leak: Codable, Sendable {
@@ -47,12 +55,14 @@ struct WatchReport: Codable, Sendable {
     var count: Int
     var blocks: Int
     var bytes: Int
+    /// With `--stacks`: the site that allocated the first leak's root.
+    var allocation: AllocationSite.Document?
   }
 
   init(_ state: WatchState) {
     process = Process(
       name: state.process.name, pid: state.process.pid, launched: state.process.isLaunched,
-      output: state.process.outputPath, ending: state.ending)
+      output: state.process.outputPath, ending: state.ending, stacks: state.process.recordsStacks)
     snapshots = state.snapshotCount
     markSnapshot = state.markSnapshot
     stoppedMilliseconds = state.latest.map { ($0.stoppedMilliseconds * 10).rounded() / 10 }
@@ -60,15 +70,19 @@ struct WatchReport: Codable, Sendable {
     bytes = state.latest?.census.bytes
     var unfiltered = state
     unfiltered.filter = ""
+    let sites = state.latest?.sites ?? [:]
     types = unfiltered.rows.map {
-      TypeRow(
+      let site = sites[$0.entry.key]
+      return TypeRow(
         key: $0.entry.key, name: $0.entry.name, module: $0.entry.module, programType: $0.entry.isProgramType,
-        count: $0.entry.count, bytes: $0.entry.bytes, sinceMark: $0.sinceMark, counts: $0.counts)
+        count: $0.entry.count, bytes: $0.entry.bytes, sinceMark: $0.sinceMark, counts: $0.counts,
+        allocation: site.map { AllocationSite.Document($0.site) }, allocatedThere: site?.count)
     }
+    let leakSites = state.latest?.leakSites ?? [:]
     leaks = state.leaks.map {
       Leak(
         id: $0.id, signature: $0.signature, cycle: $0.isCycle, count: $0.count, blocks: $0.blocks,
-        bytes: $0.bytes)
+        bytes: $0.bytes, allocation: leakSites[$0.id].map(AllocationSite.Document.init))
     }
     leakSummary = state.latest?.leakSummary
   }

@@ -17,13 +17,15 @@ public protocol WatchSource: Sendable {
   var exitSnapshot: WatchSnapshot? { get }
   /// A census and the leaks, read while the process is stopped.
   func snapshot() throws -> WatchSnapshot
-  /// Why one instance of `subject` is alive (nil: there is none any more).
-  func explain(_ subject: WatchedProcess.Subject) throws -> HeapModel.WhyAlive?
+  /// Why one instance of `subject` is alive, and where it was allocated when
+  /// that was recorded (nil: there is none any more).
+  func explain(_ subject: WatchedProcess.Subject) throws -> WatchedProcess.Explanation?
 }
 
 extension WatchedProcess: WatchSource {
   public var process: WatchState.Process {
-    WatchState.Process(name: name, pid: pid, isLaunched: isLaunched, outputPath: outputPath)
+    WatchState.Process(
+      name: name, pid: pid, isLaunched: isLaunched, outputPath: outputPath, recordsStacks: recordsStacks)
   }
 
   public func endingDescription() -> String? {

@@ -23,12 +23,17 @@ public struct WatchState: Sendable {
     public var isLaunched: Bool
     /// Where a started program's output goes.
     public var outputPath: String?
+    /// Whether it runs under the allocation recorder (`--stacks`).
+    public var recordsStacks: Bool
 
-    public init(name: String, pid: Int32, isLaunched: Bool, outputPath: String? = nil) {
+    public init(
+      name: String, pid: Int32, isLaunched: Bool, outputPath: String? = nil, recordsStacks: Bool = false
+    ) {
       self.name = name
       self.pid = pid
       self.isLaunched = isLaunched
       self.outputPath = outputPath
+      self.recordsStacks = recordsStacks
     }
   }
 
@@ -55,6 +60,8 @@ public struct WatchState: Sendable {
     public var title: String
     /// Nil while the process is being read.
     public var why: HeapModel.WhyAlive?
+    /// Where the instance was allocated (`--stacks`).
+    public var site: AllocationSite?
     /// Why there is no answer (the process is gone, no such instance any more).
     public var failure: String?
   }

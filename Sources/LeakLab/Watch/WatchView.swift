@@ -167,7 +167,8 @@ enum WatchView {
   }
 
   /// What the instances pane says of the selected type: its counts, what is
-  /// new since the mark, its module, its newest instances' addresses.
+  /// new since the mark, its module, where they were allocated (`--stacks`),
+  /// its newest instances' addresses.
   static func instanceLines(_ row: WatchState.Row, state: WatchState, width: Int) -> [(String, Style)] {
     let entry = row.entry
     var lines: [(String, Style)] = []
@@ -187,6 +188,13 @@ enum WatchView {
     }
     let origin = entry.module.map { "\($0)\(entry.isProgramType ? " (program)" : "")" } ?? "\(entry.kind)"
     lines.append((entry.qualifiedName.map { "\($0) · \(origin)" } ?? origin, .muted))
+    if let allocation = state.latest?.sites[entry.key] {
+      let share = allocation.count < entry.count ? "\(allocation.count) of \(entry.count) " : ""
+      // A path wider than the pane breaks after a `/`: the line number must show.
+      lines += TextWrapping.words(share + allocation.site.headline, width: width, cutsLongWords: false).map {
+        ($0, .plain)
+      }
+    }
     lines.append(("Enter: why is the newest alive?", .key))
     let addresses = Array(entry.instances)
     let newest = known.map { entry.instances.subtracting($0) } ?? addresses
