@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -282,16 +283,18 @@ void mvt_holdBehindCache(int variable, void *context) {
       &$s22CMemoryViewTestSupport9FakeCacheMI, &$s22CMemoryViewTestSupport9FakeCacheMK,
       &$s22CMemoryViewTestSupport9FakeCacheMD};
   mvt_cacheVariable = variables[variable % 3];
-  void **node = calloc(8, sizeof(void *));
-  void **buffer = calloc(4, sizeof(void *));
-  mvt_cacheHolder = calloc(4, sizeof(void *));
+  // Sizes no other block of the test process has, so that no stale copy of
+  // a recycled address leads to them some other way.
+  void **node = calloc(1, 2904);
+  void **buffer = calloc(1, 2856);
   buffer[1] = context;
   node[5] = buffer;
-  // A block nothing holds points at the buffer too, so the buffer is not
-  // the cache's alone (the runtime's stale words point into the program's
-  // memory): masked, no word of ours keeps it.
+  // A page of its own mapping points at the buffer too, so the buffer is
+  // not the cache's alone (the runtime's stale words point into the
+  // program's memory). The explainer takes no such mapping for a root, and
+  // no heap block leads to it.
+  mvt_cacheHolder = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   mvt_cacheHolder[0] = buffer;
-  mvt_cacheHolder = (void **)((uintptr_t)mvt_cacheHolder ^ MVT_MASK);
   *mvt_cacheVariable = node;
 }
 
@@ -299,7 +302,7 @@ void *mvt_releaseBehindCache(void) {
   void **node = *mvt_cacheVariable;
   void **buffer = node[5];
   void *context = buffer[1];
-  free((void *)((uintptr_t)mvt_cacheHolder ^ MVT_MASK));
+  munmap(mvt_cacheHolder, 4096);
   free(buffer);
   free(node);
   mvt_cacheHolder = NULL;

@@ -88,9 +88,9 @@ void *mvt_releasePlainBuffer(void);
 
 /// `context` in a plain buffer that only a global named as one of the Swift
 /// runtime's cache variables reaches (`variable` 0: `$s…MI`, 1: `$s…MK`,
-/// 2: `$s…MD`), through a node of its own, and a block nothing holds also
-/// points at: the shape of a runtime cache's stale word into a program's
-/// buffer.
+/// 2: `$s…MD`), through a node of its own, and a page of an anonymous
+/// mapping also points at: the shape of a runtime cache's stale word into a
+/// program's buffer.
 void mvt_holdBehindCache(int variable, void *context);
 void *mvt_releaseBehindCache(void);
 
