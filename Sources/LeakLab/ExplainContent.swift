@@ -94,7 +94,9 @@ struct ExplainContent {
       + ", detected at \(TimeFormat.tenths(leak.detectedAt))"
     let statusStyle: Style = leak.isOpen ? .alert : .success
     let site =
-      leak.allocationSite.map { TextWrapping.words($0, width: width).map { ($0, Style.muted) } } ?? []
+      leak.allocationSite.map {
+        TextWrapping.words($0, width: width, cutsLongWords: false).map { ($0, Style.muted) }
+      } ?? []
     return stacked(
       [("\(number) of \(count): \(leak.name)".truncated(toWidth: width), .title)]
         + (status.displayWidth <= width

@@ -70,6 +70,19 @@ import TextGrid
     }
   }
 
+  /// A leak's allocation site (`--stacks`) is never cut: a path wider than
+  /// the view breaks after a `/`, and its `file:line` stays whole.
+  @Test func anAllocationSiteWiderThanTheViewIsWrappedWhole() throws {
+    var leak = try #require(Self.explaining("closure-capture").model.state.report.leaks.first)
+    leak.allocationSite =
+      "allocated in ProfileScreen.init() at /home/someone/Projects/AVeryLongProjectName/Sources/Features/"
+      + "ProfileFeature/ProfileScreen.swift:42"
+    let content = ExplainContent(leak: leak, number: 1, count: 1, now: .zero, graph: nil)
+    let text = content.grid(width: 40, height: 24).description
+    #expect(!text.contains("…"), "\(text)")
+    #expect(text.contains("ProfileScreen.swift:42"), "\(text)")
+  }
+
   /// The scenarios whose mistake no leak detector sees: clean in both forms.
   nonisolated static let blindSpots = Catalogue.all.filter { $0.detectorBlindSpot != nil }.map(\.id)
 
