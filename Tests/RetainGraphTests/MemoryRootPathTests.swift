@@ -2,9 +2,11 @@ import CMemoryViewTestSupport
 import Dispatch
 import Foundation
 import LeakLabTestSupport
+import MemoryView
 import Synchronization
 import Testing
 
+@testable import HeapModel
 @testable import RetainGraph
 
 /// Paths from true roots, found by reading this process's memory backwards
@@ -192,6 +194,31 @@ struct MemoryRootPathTests {
       let explanation = explainer.explain(held)
       #expect(explanation.rootPath?.start.name.hasPrefix("global memoryRootHolder") == true, "\(explanation)")
     }
+  }
+
+  /// The explainer's own memory, which never holds what it explains, takes
+  /// in the chains its Remote Mirror library links through first words (the
+  /// nodes of its hash tables, whose keys' spare words are never written),
+  /// however long: cut after three links, a stale word of such a node was a
+  /// survivor's path from a root.
+  @Test func theExplainersOwnMemoryTakesInItsLibrarysChainsWhole() throws {
+    for _ in 0..<3 { _ = explainer.explain(Held()) }
+    let model = try HeapModel(snapshot: try ProcessSnapshot.ofFrozenCopy())
+    let own = MemoryRootSearch.ownMemory(in: model, own: [])
+    let heap = model.snapshot.heap
+    var chained = 0
+    var leftOut: [String] = []
+    for block in own where !model.kind(of: block).isSwiftObject {
+      guard let first = model.snapshot.memory.word(at: heap[block].address),
+        let next = model.block(containing: first),
+        heap[next].address == first, !model.kind(of: next).isSwiftObject,
+        model.snapshot.images.image(containing: heap.firstWord(of: next)) == nil
+      else { continue }
+      chained += 1
+      if !own.contains(next) { leftOut.append("\(heap[block]) → \(heap[next])") }
+    }
+    #expect(chained > 0)
+    #expect(leftOut.isEmpty, "links left out: \(leftOut.prefix(5))")
   }
 }
 
