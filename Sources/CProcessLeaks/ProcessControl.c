@@ -237,6 +237,15 @@ static bool pl_allHeld(const PLTracee *tracee) {
   return true;
 }
 
+/// After the group exit, the run is over once no thread runs: every one is
+/// held at its exit stop or gone. Says so in `end`.
+static bool pl_endIfAllHeld(const PLTracee *tracee, PLEnd *end) {
+  if (!tracee->groupExit || !pl_allHeld(tracee)) return false;
+  end->kind = PLEndAtExit;
+  end->status = tracee->exitStatus;
+  return true;
+}
+
 static bool pl_isStopSignal(int signal) {
   return signal == SIGSTOP || signal == SIGTSTP || signal == SIGTTIN || signal == SIGTTOU;
 }
@@ -291,12 +300,7 @@ static bool pl_handleStatus(PLTracee *tracee, pid_t tid, int status, bool *signa
         tracee->groupExit = true;
         tracee->exitStatus = WEXITSTATUS((int)code);
       }
-      if (tracee->groupExit && pl_allHeld(tracee)) {
-        end->kind = PLEndAtExit;
-        end->status = tracee->exitStatus;
-        return true;
-      }
-      return false;
+      return pl_endIfAllHeld(tracee, end);
     }
   } else if (event == 0 && !*signalled) {
     siginfo_t info;
@@ -310,12 +314,7 @@ static bool pl_handleStatus(PLTracee *tracee, pid_t tid, int status, bool *signa
   // one not yet held after the group exit: then no event is left to wait
   // for (measured: a fresh-clone suite hung 18 minutes in waitpid with
   // every thread of the probe held at its exit).
-  if (tracee->groupExit && pl_allHeld(tracee)) {
-    end->kind = PLEndAtExit;
-    end->status = tracee->exitStatus;
-    return true;
-  }
-  return false;
+  return pl_endIfAllHeld(tracee, end);
 }
 
 /// Lets the spawned program run, once.

@@ -309,10 +309,8 @@ extension HeapModel {
         // An array of class references, read as its walk reads it (its
         // elements up to its count), without the walk's generic step per
         // element: the `[Node]` of 10⁶ objects was a tenth of its model.
-        let count = bytes.load(fromByteOffset: Int(SOLArrayCountOffset), as: UInt.self)
-        let fits = (size - Int(SOLArrayElementsOffset)) / 8
         let kind = EdgeKind(strength)
-        for item in 0..<Int(min(count, UInt(fits))) {
+        for item in 0..<ObjectWalk.arrayElementCount(bytes, size: size, stride: 8) {
           let offset = Int(SOLArrayElementsOffset) + item * 8
           sink.exact(bytes.load(fromByteOffset: offset, as: UInt.self), at: offset, from: block, kind: kind)
         }

@@ -4,8 +4,8 @@ extension HeapModel {
   /// The Swift runtime's metadata memory: what its caches of type metadata
   /// hold (`GenericMetadataCache`s behind each generic type's instantiation
   /// cache, `…MI`, and each conformance's, `…MK`; the conformance, tuple,
-  /// function and existential caches
-  /// that are C++ statics of `libswiftCore`), and the plain C blocks that
+  /// function and existential caches that are C++ statics of
+  /// `libswiftCore`), and the plain C blocks that
   /// nothing else holds below them. That memory holds metadata, witness
   /// tables and type names, never an instance: a word in it that points at
   /// a Swift object is a stale copy left in a reused block (measured: word

@@ -33,8 +33,8 @@ extension HeapModel {
   /// metadata, never a program's block, so such a word is a stale copy and
   /// never a step of a path (measured: a tuple cache's node held a word into
   /// the middle of a test's C list; an empty bucket of the type-name cache's
-  /// table, whose values are never written, led to a chain of freed 72-byte
-  /// blocks and from there to a test's survivor, 1 fresh-clone run in 8).
+  /// table, whose values are never written, led to a test's survivor, 1
+  /// fresh-clone run in 8).
   public func cost(of edge: Edge) -> Int? {
     guard holdsLife(edge), !(metadataBlocks.contains(edge.source) && !metadataBlocks.contains(edge.target))
     else { return nil }

@@ -64,6 +64,13 @@ package struct ObjectWalk {
     self.layout = layout
   }
 
+  /// How many elements of an array storage are read: its count, as far as
+  /// its block holds them (`size` at least the header's).
+  static func arrayElementCount(_ bytes: UnsafeRawPointer, size: Int, stride: Int) -> Int {
+    let count = bytes.load(fromByteOffset: Int(SOLArrayCountOffset), as: UInt.self)
+    return Int(min(count, UInt((size - Int(SOLArrayElementsOffset)) / stride)))
+  }
+
   /// Reports every reference and opaque range of the object to `visitor`;
   /// returns where the bytes the layout covers end (an opaque tail starts there).
   @discardableResult
@@ -76,9 +83,7 @@ package struct ObjectWalk {
       covered = size
       guard size >= Int(SOLArrayElementsOffset), stride > 0, !element.slots.isEmpty || element.hasOpaqueParts
       else { break }
-      let count = bytes.load(fromByteOffset: Int(SOLArrayCountOffset), as: UInt.self)
-      let fits = (size - Int(SOLArrayElementsOffset)) / stride
-      for item in 0..<Int(min(count, UInt(fits))) {
+      for item in 0..<Self.arrayElementCount(bytes, size: size, stride: stride) {
         let start = Int(SOLArrayElementsOffset) + item * stride
         applyValue(element, at: start, context: SlotContext(element: .index(item)), visitor: &visitor)
       }
