@@ -63,18 +63,20 @@ size_t mv_scanConservative(const MVBlockIndex *index, const uintptr_t *words, si
 }
 
 void mv_buildBackward(const uint32_t *targets, const uint32_t *outStart, size_t blocks, uint32_t *inStart,
-                      uint32_t *inSources, uint32_t *inEdges, uint32_t *cursor) {
-  memset(inStart, 0, (blocks + 1) * sizeof(uint32_t));
-  memset(cursor, 0, blocks * sizeof(uint32_t));
+                      uint32_t *inSources, uint32_t *inEdges) {
   size_t count = outStart[blocks];
   for (size_t position = 0; position < count; position++) inStart[(targets[position] & ~MV_INTERIOR_BIT) + 1]++;
   for (size_t block = 0; block < blocks; block++) inStart[block + 1] += inStart[block];
+  // Each block's start serves as its cursor while its slots fill: it ends
+  // at the next block's start, so the table is moved up one place after.
   for (size_t source = 0; source < blocks; source++) {
     for (uint32_t position = outStart[source]; position < outStart[source + 1]; position++) {
       uint32_t target = targets[position] & ~MV_INTERIOR_BIT;
-      uint32_t slot = inStart[target] + cursor[target]++;
+      uint32_t slot = inStart[target]++;
       inSources[slot] = (uint32_t)source | (targets[position] & MV_INTERIOR_BIT);
       inEdges[slot] = position;
     }
   }
+  memmove(inStart + 1, inStart, blocks * sizeof(uint32_t));
+  inStart[0] = 0;
 }

@@ -322,10 +322,8 @@ extension HeapModel.Builder {
     model.inStart.fillWithZeros(count: count + 1)
     model.inSources.fillWithZeros(count: total)
     model.inEdges.fillWithZeros(count: total)
-    let cursor = ScratchBuffer<UInt32>()
-    cursor.fillWithZeros(count: count)
     mv_buildBackward(
       model.outTargets.base, model.outStart.base, count, model.inStart.base, model.inSources.base,
-      model.inEdges.base, cursor.base)
+      model.inEdges.base)
   }
 }

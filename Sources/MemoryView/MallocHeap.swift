@@ -58,7 +58,7 @@ public final class MallocHeap: @unchecked Sendable {
   package let startPointer: UnsafeMutablePointer<UInt>
   package let sizePointer: UnsafeMutablePointer<UInt>
   /// Each block's flags: its origin (bits 0–1), ``internalFlag``.
-  package let flagPointer: UnsafeMutablePointer<UInt8>
+  @usableFromInline package let flagPointer: UnsafeMutablePointer<UInt8>
   package let firstWordPointer: UnsafeMutablePointer<UInt>
   package let secondWordPointer: UnsafeMutablePointer<UInt>
   package let blockIndex: BlockIndex
@@ -123,6 +123,7 @@ public final class MallocHeap: @unchecked Sendable {
   public func secondWord(of position: Int) -> UInt { secondWordPointer[position] }
 
   /// Whether block `position` belongs to malloc itself (a thread's tcache).
+  @inlinable
   package func isInternal(_ position: Int) -> Bool { flagPointer[position] & ChunkFlag.internalBlock != 0 }
 
   /// The flag (in ``flagPointer``) of a block that belongs to malloc itself.

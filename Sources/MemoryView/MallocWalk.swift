@@ -1,11 +1,12 @@
 /// Bits of a chunk's flags during a walk (bits 0–1 hold its origin).
-enum ChunkFlag {
+@usableFromInline enum ChunkFlag {
   static let inUse: UInt8 = 8
   static let tcacheCandidate: UInt8 = 16
   static let free: UInt8 = 32
   static let allocatorInternal: UInt8 = 64
-  /// In a block's flags: the block belongs to malloc itself.
-  static let internalBlock: UInt8 = 4
+  /// In a block's flags: the block belongs to malloc itself (read per block
+  /// by the model's builder, from another module).
+  @inlinable static var internalBlock: UInt8 { 4 }
 }
 
 /// The walk behind ``MallocHeap``: finds the heaps, walks their chunks, reads

@@ -14,19 +14,39 @@ import Synchronization
 /// mapping is listed in ``ScratchMappings`` so that root collection skips it.
 /// Growing remaps the pages (no copy); reserving ahead costs nothing until
 /// the pages are touched.
-package final class ScratchBuffer<Element: BitwiseCopyable> {
-  // Unchecked: the inner loops of the scans append millions of times; a
+///
+/// The class is public only so that other modules inline its accessors (a
+/// `package` class's inlinable members are still called, measured with
+/// Swift 6.3); everything in it is `package`.
+public final class ScratchBuffer<Element: BitwiseCopyable> {
+  /// Where the elements are, how many, and room for how many.
+  @usableFromInline struct State {
+    @usableFromInline var base: UnsafeMutablePointer<Element>?
+    @usableFromInline var count: Int
+    @usableFromInline var capacity: Int
+  }
+
+  // The state is behind a constant pointer, not in stored `var`s: the
+  // inner loops of the scans use these buffers from other modules millions
+  // of times, and there a class's `var` is checked for exclusive access on
+  // every use (`@exclusivity(unchecked)` holds only within its own module:
+  // the checks were 40 calls in the model builder's step per block). A
   // buffer is only ever used from one thread.
-  @exclusivity(unchecked) package private(set) var base: UnsafeMutablePointer<Element>?
-  @exclusivity(unchecked) package private(set) var count = 0
-  @exclusivity(unchecked) package private(set) var capacity = 0
+  @usableFromInline let state: UnsafeMutablePointer<State>
+
+  @inlinable package var base: UnsafeMutablePointer<Element>? { state.pointee.base }
+  @inlinable package var count: Int { state.pointee.count }
+  @inlinable package var capacity: Int { state.pointee.capacity }
 
   package init(capacity: Int = 0) {
+    state = .allocate(capacity: 1)
+    state.initialize(to: State(base: nil, count: 0, capacity: 0))
     if capacity > 0 { reserve(capacity) }
   }
 
   deinit {
     if let base { ScratchMappings.unmap(UnsafeMutableRawPointer(base), bytes: byteCount(capacity)) }
+    state.deallocate()
   }
 
   private func byteCount(_ elements: Int) -> Int {
@@ -34,17 +54,17 @@ package final class ScratchBuffer<Element: BitwiseCopyable> {
   }
 
   /// Makes room for at least `minimum` elements.
-  package func reserve(_ minimum: Int) {
+  @usableFromInline package func reserve(_ minimum: Int) {
     guard minimum > capacity else { return }
     let stride = MemoryLayout<Element>.stride
     let grown = byteCount(max(capacity * 2, 4096 / stride, minimum))
     if let base {
       let moved = ScratchMappings.remap(UnsafeMutableRawPointer(base), from: byteCount(capacity), to: grown)
-      self.base = moved.assumingMemoryBound(to: Element.self)
+      state.pointee.base = moved.assumingMemoryBound(to: Element.self)
     } else {
-      base = ScratchMappings.map(bytes: grown).assumingMemoryBound(to: Element.self)
+      state.pointee.base = ScratchMappings.map(bytes: grown).assumingMemoryBound(to: Element.self)
     }
-    capacity = grown / stride
+    state.pointee.capacity = grown / stride
   }
 
   /// Sets every element to `value`, `count` of them: one element stored,
@@ -52,7 +72,7 @@ package final class ScratchBuffer<Element: BitwiseCopyable> {
   /// update cost 10% of a census of 10⁶ objects).
   package func fill(_ value: Element, count: Int) {
     reserve(count)
-    self.count = count
+    state.pointee.count = count
     guard count > 0 else { return }
     let raw = UnsafeMutableRawPointer(base.unsafelyUnwrapped)
     let stride = MemoryLayout<Element>.stride
@@ -72,7 +92,7 @@ package final class ScratchBuffer<Element: BitwiseCopyable> {
   package func fillWithZeros(count: Int) {
     let isFresh = base == nil
     reserve(count)
-    self.count = count
+    state.pointee.count = count
     guard !isFresh, count > 0 else { return }
     memset(UnsafeMutableRawPointer(base.unsafelyUnwrapped), 0, count * MemoryLayout<Element>.stride)
   }
@@ -80,30 +100,32 @@ package final class ScratchBuffer<Element: BitwiseCopyable> {
   @inlinable
   package func append(_ element: Element) {
     if count == capacity { reserve(count + 1) }
-    base.unsafelyUnwrapped[count] = element
-    count += 1
+    state.pointee.base.unsafelyUnwrapped[count] = element
+    state.pointee.count += 1
   }
 
-  package func removeAll() { count = 0 }
+  package func removeAll() { state.pointee.count = 0 }
 
   /// Counts `added` more elements, written past the end by the caller (within the capacity).
   @inlinable
   package func grow(by added: Int) {
     precondition(count + added <= capacity)
-    count += added
+    state.pointee.count += added
   }
 
   /// Keeps the first `newCount` elements.
-  package func truncate(to newCount: Int) { count = min(count, max(0, newCount)) }
+  package func truncate(to newCount: Int) { state.pointee.count = min(count, max(0, newCount)) }
 
+  @inlinable
   package func removeLast() -> Element {
-    count -= 1
-    return base.unsafelyUnwrapped[count]
+    state.pointee.count -= 1
+    return state.pointee.base.unsafelyUnwrapped[count]
   }
 
+  @inlinable
   subscript(index: Int) -> Element {
-    @inline(__always) get { base.unsafelyUnwrapped[index] }
-    @inline(__always) set { base.unsafelyUnwrapped[index] = newValue }
+    get { base.unsafelyUnwrapped[index] }
+    set { base.unsafelyUnwrapped[index] = newValue }
   }
 
   package var buffer: UnsafeMutableBufferPointer<Element> {

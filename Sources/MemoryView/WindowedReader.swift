@@ -4,8 +4,9 @@ package final class WindowedReader {
   package let memory: ProcessMemory
   package let capacity: Int
   private let window: UnsafeMutableRawPointer
-  package private(set) var base: UInt = 0
-  package private(set) var count = 0
+  // Unchecked: the heap walk reads a word through here per chunk, from one thread.
+  @exclusivity(unchecked) package private(set) var base: UInt = 0
+  @exclusivity(unchecked) package private(set) var count = 0
 
   package init(memory: ProcessMemory, capacity: Int = 1 << 20) {
     self.memory = memory
