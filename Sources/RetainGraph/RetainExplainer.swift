@@ -221,9 +221,12 @@ public final class RetainExplainer: Sendable {
       var strongReferences: StrongReferences?
       if searchesMemory, searchesMemoryBesideCycles || report.kind == .none, let safe = ReflectionEngine.safe
       {
+        // Beside a cycle, only a stable root is worth saying (a stack slot
+        // or a register may hold a stale copy of a leaked object's address):
+        // the search looks for those alone.
         (memory, strongReferences) = safe.memoryRootSearch(
           of: address, registered: roots.map { (Self.address(of: $0.object), $0.name ?? "registered root") },
-          limits: limits)
+          stableRootsOnly: report.kind == .cycle, limits: limits)
       }
       var metadata = report.metadata
       var word: UInt = 0
@@ -234,11 +237,10 @@ public final class RetainExplainer: Sendable {
       var visited = report.visited
       switch memory {
       case .path(let path, let root, let pathMetadata, let truncated, let count):
-        // Beside a cycle, only a stable root is worth saying (a stack slot
-        // may be a stale copy of a leaked object's address), and not one
-        // that is itself on the cycle (a registered root that leaked with it).
+        // Beside a cycle, not a root that is itself on the cycle (a
+        // registered root that leaked with it).
         let rootOnCycle = report.kind == .cycle && Self.objects(on: report).contains(path.start.address)
-        if report.kind != .cycle || (Self.isStable(root) && !rootOnCycle) {
+        if report.kind != .cycle || (MemoryRootSearch.isStable(root) && !rootOnCycle) {
           rootPath = path
           metadata.merge(pathMetadata) { first, _ in first }
         }
@@ -253,6 +255,10 @@ public final class RetainExplainer: Sendable {
             + " a local variable there, or a stale copy (a conservative scan cannot tell)"
         case .mapping:
           reason = "only a word in memory a runtime mapped for itself points at it (likely a stale copy)"
+        case .register(let thread, let name):
+          reason =
+            "only a register of thread \(thread)\(name.isEmpty ? "" : " (\(name))") points at it:"
+            + " a value in use there, or a stale copy"
         case .unboundedStack:
           reason =
             "only a word in a running thread's stack points at it (its frames could not be told from dead ones)"
@@ -305,15 +311,6 @@ public final class RetainExplainer: Sendable {
   /// The addresses of the objects a search's path goes through.
   static func objects(on report: SearchReport) -> Set<UInt> {
     Set([report.start.address] + report.steps.map(\.target.address))
-  }
-
-  /// Roots that do not change while a program runs: globals, thread-local
-  /// storage, registered roots (not stacks).
-  static func isStable(_ root: RootKind) -> Bool {
-    switch root {
-    case .global, .threadLocal, .registered: true
-    default: false
-    }
   }
 
   func rootNamesByAddress() -> [UInt: String] {
