@@ -262,7 +262,11 @@ static bool pl_handleStatus(PLTracee *tracee, pid_t tid, int status, bool *signa
   }
   if (WIFEXITED(status) || WIFSIGNALED(status)) {
     thread->state = PLThreadGone;
-    if (tid != leader) return false;
+    // A thread that ends without an exit stop (killed by the group exit
+    // before its first stop) may be the last one not yet held (measured: a
+    // fresh-clone suite hung in waitpid, every thread of the probe held at
+    // its exit but one whose end came last).
+    if (tid != leader) return pl_endIfAllHeld(tracee, end);
     end->kind = WIFEXITED(status) ? PLEndExited : PLEndSignalled;
     end->status = WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status);
     return true;
