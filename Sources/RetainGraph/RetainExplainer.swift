@@ -236,11 +236,11 @@ public final class RetainExplainer: Sendable {
       var isTruncated = report.isTruncated
       var visited = report.visited
       switch memory {
-      case .path(let path, let root, let pathMetadata, let truncated, let count):
-        // Beside a cycle, not a root that is itself on the cycle (a
-        // registered root that leaked with it).
+      case .path(let path, _, let pathMetadata, let truncated, let count):
+        // Beside a cycle (whose search took stable roots alone), not a root
+        // that is itself on the cycle (a registered root that leaked with it).
         let rootOnCycle = report.kind == .cycle && Self.objects(on: report).contains(path.start.address)
-        if report.kind != .cycle || (MemoryRootSearch.isStable(root) && !rootOnCycle) {
+        if !rootOnCycle {
           rootPath = path
           metadata.merge(pathMetadata) { first, _ in first }
         }
