@@ -205,6 +205,7 @@ extension HeapModel.Builder {
     for task in 0..<heap.count where kinds[task] == BlockKind.task.rawValue {
       let info = swift_reflection_asyncTaskInfo(types.context, UInt64(heap.startPointer[task]))
       guard info.error == nil else { continue }
+      recordParent(of: task, info: info)
       var frames: [UInt] = []
       if let backtrace = info.asyncBacktraceFrames {
         frames = (0..<Int(info.asyncBacktraceFrameCount)).map { UInt(backtrace[$0]) }
@@ -229,6 +230,30 @@ extension HeapModel.Builder {
       let id = UInt32(model.heapTypes.count - 1)
       idsByName[name] = id
       model.typeIDs.base![task] = id
+    }
+  }
+
+  /// Records the structured parent of `task` and of the children its
+  /// status records list (``HeapModel/parentTasks``).
+  private mutating func recordParent(of task: Int, info: RMAsyncTaskInfo) {
+    let kinds = model.kinds.base!
+    func taskBlock(at address: UInt) -> Int? {
+      guard let block = heap.index(containing: address), heap.startPointer[block] == address,
+        kinds[block] == BlockKind.task.rawValue
+      else { return nil }
+      return block
+    }
+    if info.isChildTask, heap[task].size >= Int(SOLTaskParentOffset) + 8,
+      let word = model.snapshot.memory.word(at: heap.startPointer[task] + UInt(SOLTaskParentOffset)),
+      let parent = taskBlock(at: word), parent != task
+    {
+      model.parentTasks[task] = parent
+    }
+    guard let children = info.childTasks else { return }
+    for position in 0..<Int(info.childTaskCount) {
+      if let child = taskBlock(at: UInt(children[position])), child != task {
+        model.parentTasks[child] = task
+      }
     }
   }
 

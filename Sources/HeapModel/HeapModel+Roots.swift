@@ -121,40 +121,47 @@ extension HeapModel {
 
 extension HeapModel {
   /// In our own process, the blocks of the Swift task that took the snapshot
-  /// and of the tasks linked with it (parent, children, their siblings):
-  /// task objects and their allocators' slabs, where async frames keep the
-  /// caller's (and its test harness's) local variables. Like the calling
-  /// thread's stack, they are roots of the weakest kind, the caller's own.
+  /// and of every task of its tree (its parent, its children, theirs, as
+  /// the children's fragments and the parents' status records link them,
+  /// ``parentTasks``): task objects and their allocators' slabs, where async
+  /// frames keep the caller's (and its test harness's) local variables.
+  /// Like the calling thread's stack, they are roots of the weakest kind,
+  /// the caller's own. (A test's victim was "held" by a slot of a harness
+  /// task's frames, reached from libdispatch's timer heap through Swift
+  /// Testing's table of running tasks, 1 fresh-clone run in 10: the tree
+  /// was then the caller alone, since a task's own words are no edges of
+  /// the model. A test's tree is now seven tasks, from `Runner.main()` down.)
   func markCallerTask() {
     let heap = snapshot.heap
-    guard snapshot.callerTask != 0, let taskMetadata = snapshot.taskMetadata,
-      let first = heap.index(containing: snapshot.callerTask)
-    else { return }
-    let slabMetadata = snapshot.taskSlabMetadata
-    let caller = rootKinds.count
-    rootKinds.append(.callerStack(thread: snapshot.threads.threads.first { $0.isCallingThread }?.id ?? 0))
-    var tasks = [first]
-    var seen: Set<Int> = [first]
+    let address = snapshot.callerTask
+    guard address != 0, let containing = heap.index(containing: address) else { return }
+    var tasks: [Int]
+    var blocks: [Int] = []
+    if heap.startPointer[containing] == address, kind(of: containing) == .task {
+      tasks = [containing]
+    } else if kind(of: containing) == .taskFrames {
+      // An `async let`'s task lives in its parent's frames.
+      tasks = slabTasks[containing] ?? []
+      blocks.append(containing)
+    } else {
+      return
+    }
+    var children: [Int: [Int]] = [:]
+    for (child, parent) in parentTasks { children[parent, default: []].append(child) }
+    var seen = Set(tasks)
     var position = 0
     while position < tasks.count, tasks.count < 4096 {
       let task = tasks[position]
       position += 1
-      let linked = edges(from: task).map(\.target) + edges(into: task).map(\.source)
-      for next in linked where heap.firstWord(of: next) == taskMetadata && seen.insert(next).inserted {
+      for next in (children[task] ?? []) + (parentTasks[task].map { [$0] } ?? [])
+      where seen.insert(next).inserted {
         tasks.append(next)
       }
     }
-    var blocks = tasks
-    if let slabMetadata {
-      var slabs = tasks.flatMap { edges(from: $0).map(\.target) }.filter {
-        heap.firstWord(of: $0) == slabMetadata
-      }
-      while let slab = slabs.popLast() {
-        guard seen.insert(slab).inserted else { continue }
-        blocks.append(slab)
-        slabs += edges(from: slab).map(\.target).filter { heap.firstWord(of: $0) == slabMetadata }
-      }
-    }
+    blocks += tasks
+    for (slab, owners) in slabTasks where owners.contains(where: seen.contains) { blocks.append(slab) }
+    let caller = rootKinds.count
+    rootKinds.append(.callerStack(thread: snapshot.threads.threads.first { $0.isCallingThread }?.id ?? 0))
     for block in blocks where rootBlocks[block] == nil { rootBlocks[block] = caller }
   }
 }

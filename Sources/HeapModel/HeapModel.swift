@@ -104,6 +104,9 @@ public final class HeapModel: @unchecked Sendable {
   /// The task slabs some live task's allocator claims, with the tasks that
   /// claim each (see ``Builder/assignSlabOwners()``): only their task holds them.
   var slabTasks: [Int: [Int]] = [:]
+  /// Each child task's parent (a task group's or an `async let`'s task), as
+  /// the child's fragment and the parent's status records say.
+  var parentTasks: [Int: Int] = [:]
 
   // MARK: Types
 

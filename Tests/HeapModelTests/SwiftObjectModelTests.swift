@@ -263,4 +263,33 @@ import Testing
       #expect(model.label(of: edge).text == "captures")
     }
   }
+
+  /// The address of the task running the caller.
+  static func currentTask() -> UInt {
+    withUnsafeCurrentTask { task in task.map { unsafeBitCast($0, to: UInt.self) } ?? 0 }
+  }
+
+  /// Whether the model of a frozen copy taken from a child task of the
+  /// caller takes `task`'s object for the caller's own, as a block (its
+  /// frames keep the caller's variables), not for a word that points at it.
+  static func isCallersOwn(_ task: UInt) throws -> Bool {
+    let model = try HeapModel(snapshot: try ProcessSnapshot.ofFrozenCopy())
+    let block = try #require(model.block(containing: task))
+    return model.isRootBlock(block)
+      && model.roots(of: block).contains { $0.kind.isCallerStack && $0.wordAddress == 0 }
+  }
+
+  /// A task group's child and an `async let` snapshot from a child task:
+  /// the parent's frames, and its parent's, are the caller's own.
+  @Test func aChildTasksParentIsTheCallersOwn() async throws {
+    let parent = Self.currentTask()
+    #expect(parent != 0)
+    let inGroup = try await withThrowingTaskGroup(of: Bool.self) { group in
+      group.addTask { try Self.isCallersOwn(parent) }
+      return try await group.next() ?? false
+    }
+    #expect(inGroup)
+    async let byAsyncLet = Self.isCallersOwn(parent)
+    #expect(try await byAsyncLet)
+  }
 }
