@@ -62,16 +62,29 @@ size_t mv_scanConservative(const MVBlockIndex *index, const uintptr_t *words, si
   return written;
 }
 
-void mv_buildBackward(const uint32_t *targets, const uint32_t *outStart, size_t blocks, uint32_t *inStart,
-                      uint32_t *inSources, uint32_t *inEdges) {
+size_t mv_countBackward(const uint32_t *targets, const uint32_t *outStart, size_t blocks, const uint8_t *wanted,
+                        uint32_t *inStart) {
   size_t count = outStart[blocks];
-  for (size_t position = 0; position < count; position++) inStart[(targets[position] & ~MV_INTERIOR_BIT) + 1]++;
+  if (wanted == NULL) {
+    for (size_t position = 0; position < count; position++) inStart[(targets[position] & ~MV_INTERIOR_BIT) + 1]++;
+  } else {
+    for (size_t position = 0; position < count; position++) {
+      uint32_t target = targets[position] & ~MV_INTERIOR_BIT;
+      inStart[target + 1] += wanted[target];
+    }
+  }
   for (size_t block = 0; block < blocks; block++) inStart[block + 1] += inStart[block];
+  return inStart[blocks];
+}
+
+void mv_fillBackward(const uint32_t *targets, const uint32_t *outStart, size_t blocks, const uint8_t *wanted,
+                     uint32_t *inStart, uint32_t *inSources, uint32_t *inEdges) {
   // Each block's start serves as its cursor while its slots fill: it ends
   // at the next block's start, so the table is moved up one place after.
   for (size_t source = 0; source < blocks; source++) {
     for (uint32_t position = outStart[source]; position < outStart[source + 1]; position++) {
       uint32_t target = targets[position] & ~MV_INTERIOR_BIT;
+      if (wanted != NULL && !wanted[target]) continue;
       uint32_t slot = inStart[target]++;
       inSources[slot] = (uint32_t)source | (targets[position] & MV_INTERIOR_BIT);
       inEdges[slot] = position;

@@ -78,6 +78,9 @@ public final class HeapModel: @unchecked Sendable {
   let inSources = ScratchBuffer<UInt32>()
   /// Each referrer's edge, as a position in `outTargets`.
   let inEdges = ScratchBuffer<UInt32>()
+  /// Whether the backward index holds every block's referrers, or only
+  /// those the build asked for (``Builder/buildBackwardIndex()``).
+  var backwardIndexIsComplete = false
 
   // MARK: Roots
 
@@ -298,11 +301,32 @@ public final class HeapModel: @unchecked Sendable {
 
   /// The edges into `block`.
   public func edges(into block: Int) -> [Edge] {
+    if !backwardIndexIsComplete { completeBackwardIndex() }
     let start = Int(inStart.base![block])
     let end = Int(inStart.base![block + 1])
     return (start..<end).map { slot in
       edge(at: Int(inEdges.base![slot]), source: Int(inSources.base![slot] & ~Self.interiorBit))
     }
+  }
+
+  /// Builds the backward index for every block, the first time a path is asked for.
+  func completeBackwardIndex() {
+    backwardIndexIsComplete = true
+    fillBackwardIndex(wanted: nil)
+  }
+
+  /// Fills the backward index with the referrers of the blocks `wanted`
+  /// marks (every block's when nil).
+  func fillBackwardIndex(wanted: UnsafePointer<UInt8>?) {
+    let count = blockCount
+    inStart.fillWithZeros(count: count + 1)
+    let total = mv_countBackward(outTargets.base, outStart.base, count, wanted, inStart.base)
+    for table in [inSources, inEdges] {
+      table.removeAll()
+      table.reserve(total)
+      table.grow(by: total)
+    }
+    mv_fillBackward(outTargets.base, outStart.base, count, wanted, inStart.base, inSources.base, inEdges.base)
   }
 
   func edge(at position: Int, source: Int) -> Edge {

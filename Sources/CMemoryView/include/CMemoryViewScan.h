@@ -52,13 +52,18 @@ size_t mv_scanRootWords(const MVBlockIndex *index, const uintptr_t *words, size_
 size_t mv_scanConservative(const MVBlockIndex *index, const uintptr_t *words, size_t count, uint32_t source,
                            uint32_t firstWord, uint32_t kind, uint32_t *targets, uint32_t *infos);
 
-/// The heap model's backward index: from the forward edges (`targets`,
-/// grouped by source with `outStart`, `blocks + 1` entries), fills `inStart`
-/// (`blocks + 1` entries, zero on entry) and, grouped by target in source
-/// order, `inSources` (the source, with the target's interior bit) and
-/// `inEdges` (the forward position of each edge).
-void mv_buildBackward(const uint32_t *targets, const uint32_t *outStart, size_t blocks, uint32_t *inStart,
-                      uint32_t *inSources, uint32_t *inEdges);
+/// The heap model's backward index, in two steps. First counts the edges
+/// into each block `wanted` marks (every block when `wanted` is NULL) from
+/// the forward edges (`targets`, grouped by source with `outStart`,
+/// `blocks + 1` entries) and turns the counts into each block's first slot
+/// in `inStart` (`blocks + 1` entries, zero on entry); returns how many
+/// slots there are. Then `mv_fillBackward` fills them, grouped by target in
+/// source order: `inSources` (the source, with the target's interior bit)
+/// and `inEdges` (the forward position of each edge).
+size_t mv_countBackward(const uint32_t *targets, const uint32_t *outStart, size_t blocks, const uint8_t *wanted,
+                        uint32_t *inStart);
+void mv_fillBackward(const uint32_t *targets, const uint32_t *outStart, size_t blocks, const uint8_t *wanted,
+                     uint32_t *inStart, uint32_t *inSources, uint32_t *inEdges);
 
 #ifdef __cplusplus
 }
