@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import FoundationNetworking
 import LeakLabTestSupport
+import MemoryView
 import Testing
 
 @testable import RetainGraph
@@ -85,14 +86,16 @@ struct RealLibraryRootTests {
     }
     // Dispatch arms timers in order on its manager queue: once a second
     // timer, armed after this one, has fired, this one is in the timer heap
-    // (and no worker thread ran this one's handler).
+    // (and no worker thread ran this one's handler). The second is
+    // cancelled after the explanation, so that Dispatch's manager thread
+    // does not change the timer heap while the snapshot is taken.
     let armed = DispatchSemaphore(value: 0)
     let probe = DispatchSource.makeTimerSource(queue: .global())
     probe.setEventHandler { armed.signal() }
     probe.schedule(deadline: .now())
     probe.resume()
+    defer { probe.cancel() }
     armed.wait()
-    probe.cancel()
     let path = try rootPath(of: owner)
     #expect(path.start.name.hasPrefix("global _dispatch_timers_heap"), "\(path)")
     #expect(path.steps.last?.target.name == "Owner")
@@ -152,9 +155,8 @@ struct RealLibraryRootTests {
     defer { pipe.fileHandleForReading.readabilityHandler = nil }
     // Dispatch installs the handler's source on a worker after the setter
     // returns; until then only that worker holds it, and no root is worth
-    // saying (1 run in 40 under `leaklab leaks`). Installed, the pipe is in
-    // Dispatch's epoll set.
-    try waitUntilDispatchWatches(pipe.fileHandleForReading.fileDescriptor)
+    // saying (1 run in 40 under `leaklab leaks`).
+    try waitUntilDispatchListsAReader(of: pipe.fileHandleForReading.fileDescriptor)
     let explanation = explainer.explain(owner)
     guard case .cycle(let cycle) = explanation.verdict else {
       Issue.record("expected a cycle, got \(explanation)")
@@ -237,26 +239,40 @@ struct RealLibraryRootTests {
   }
 }
 
-/// Waits (10 s at most) until the file `descriptor` is open on is in an
-/// epoll set of this process: libdispatch has installed a source on it.
-/// libdispatch watches a duplicate of the descriptor, so the file is found
-/// by its inode (each epoll descriptor's `/proc/self/fdinfo` lists what it
-/// watches as `tfd: … ino:<hex>`).
-func waitUntilDispatchWatches(_ descriptor: Int32) throws {
-  var status = stat()
-  guard fstat(descriptor, &status) == 0 else { throw DispatchNeverWatched(descriptor: descriptor) }
-  let inode = "ino:" + String(status.st_ino, radix: 16)
-  let files = FileManager.default
+/// Waits (10 s at most) until libdispatch lists a reader of the file
+/// `descriptor` is open on in its table of watched descriptors:
+/// `_dispatch_sources`, buckets of muxnotes (each: its list link, its
+/// readers' list, its writers', then the descriptor it watches, a 32-bit
+/// `dmn_fd` at byte 32). That table is the root the path starts from.
+/// Dispatch adds the muxnote to its epoll set first and to the table after
+/// (`_dispatch_unote_register_muxed`): the epoll set alone does not say the
+/// path is there yet. Foundation hands Dispatch
+/// a duplicate of the descriptor, so the file is matched by device and
+/// inode. Read through `process_vm_readv`: a muxnote freed meanwhile reads
+/// as nothing.
+func waitUntilDispatchListsAReader(of descriptor: Int32) throws {
+  var file = stat()
+  let memory = ProcessMemory.current
+  guard fstat(descriptor, &file) == 0, let map = try? MemoryMap(pid: getpid()),
+    let image = ImageList(map: map, memory: memory).image(named: "libdispatch.so"),
+    let table = image.address(ofSymbol: "_dispatch_sources", kinds: .object),
+    let size = image.symbol(containing: table, kinds: .object)?.size, size > 0
+  else { throw DispatchNeverWatched(descriptor: descriptor) }
+  func isListedReader(_ note: UInt) -> Bool {
+    guard let word = memory.word(at: note + 32), memory.word(at: note + 16) ?? 0 != 0 else { return false }
+    var watched = stat()
+    return fstat(Int32(truncatingIfNeeded: word), &watched) == 0 && watched.st_dev == file.st_dev
+      && watched.st_ino == file.st_ino
+  }
   let deadline = ContinuousClock.now.advanced(by: .seconds(10))
   while ContinuousClock.now < deadline {
-    for entry in (try? files.contentsOfDirectory(atPath: "/proc/self/fd")) ?? [] {
-      guard
-        (try? files.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(entry)")) == "anon_inode:[eventpoll]",
-        let info = try? String(contentsOfFile: "/proc/self/fdinfo/\(entry)", encoding: .utf8)
-      else { continue }
-      let watched = info.split(separator: "\n").filter { $0.hasPrefix("tfd:") }
-      if watched.contains(where: { $0.split(whereSeparator: \.isWhitespace).contains(Substring(inode)) }) {
-        return
+    for bucket in stride(from: table, to: table + size, by: 8) {
+      var note = memory.word(at: bucket) ?? 0
+      var steps = 0
+      while note != 0, steps < 1024 {
+        if isListedReader(note) { return }
+        note = memory.word(at: note) ?? 0
+        steps += 1
       }
     }
     usleep(1000)
@@ -266,7 +282,7 @@ func waitUntilDispatchWatches(_ descriptor: Int32) throws {
 
 struct DispatchNeverWatched: Error, CustomStringConvertible {
   let descriptor: Int32
-  var description: String { "libdispatch did not watch descriptor \(descriptor) within 10 s" }
+  var description: String { "libdispatch did not list a reader of descriptor \(descriptor) within 10 s" }
 }
 
 /// A queue that never runs its operations (suspended): work waiting on it stays.
