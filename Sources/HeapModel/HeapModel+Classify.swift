@@ -243,8 +243,10 @@ extension HeapModel.Builder {
       else { return nil }
       return block
     }
-    if info.isChildTask, heap[task].size >= Int(SOLTaskParentOffset) + 8,
-      let word = model.snapshot.memory.word(at: heap.startPointer[task] + UInt(SOLTaskParentOffset)),
+    // A child task's fragment (its parent, then its next sibling) follows
+    // the task's fixed part (see ``SwiftTypes/asyncTaskSize``).
+    if info.isChildTask, let fixedSize = types.asyncTaskSize, heap[task].size >= fixedSize + 8,
+      let word = model.snapshot.memory.word(at: heap.startPointer[task] + UInt(fixedSize)),
       let parent = taskBlock(at: word), parent != task
     {
       model.parentTasks[task] = parent
@@ -346,7 +348,7 @@ extension HeapModel.Builder {
   /// account for their whole strong count (no other word can hold those,
   /// so nothing asks who else points at them until a path is asked for,
   /// ``HeapModel/edges(into:)``). In a heap of 10⁶ Swift objects that is
-  /// almost none of them: the whole index was a fifth of the model's time.
+  /// almost none of them (the analysis' median CPU 221 → 189 ms, 20 MB less).
   mutating func buildBackwardIndex() {
     let count = heap.count
     let kinds = model.kinds.base!

@@ -140,10 +140,6 @@ public final class ProcessSnapshot: @unchecked Sendable {
   /// `_swift_concurrency_debug_asyncTaskSlabMetadata` (nil without one).
   public var taskSlabMetadata: UInt? { concurrencyVariable("_swift_concurrency_debug_asyncTaskSlabMetadata") }
 
-  /// The metadata word that starts every Swift task object, from
-  /// `_swift_concurrency_debug_asyncTaskMetadata` (nil without one).
-  public var taskMetadata: UInt? { concurrencyVariable("_swift_concurrency_debug_asyncTaskMetadata") }
-
   /// The size of a Swift task's fixed part, where its fragments start, from
   /// `_swift_concurrency_debug_asyncTaskSize` (nil without one).
   public var asyncTaskSize: UInt? { concurrencyVariable("_swift_concurrency_debug_asyncTaskSize") }

@@ -34,17 +34,6 @@ enum {
   SOLKindJob = 0x503,
 };
 
-// MARK: Tasks (swift/ABI/Task.h)
-
-enum {
-  /// A child task's `ChildFragment` (its parent, then its next sibling)
-  /// follows the `AsyncTask` itself: the parent's address is the task's
-  /// word 26. Measured on this toolchain: the task Remote Mirror lists as
-  /// the child of Swift Testing's `Runner.main()` task points back there,
-  /// and so does each task of the test harness's chain down to a test's.
-  SOLTaskParentOffset = 208,
-};
-
 // MARK: Class metadata (no Objective-C interop)
 
 enum {
