@@ -35,18 +35,47 @@ extension HeapModel {
   /// the middle of a test's C list; an empty bucket of the type-name cache's
   /// table, whose values are never written, led to a test's survivor, 1
   /// fresh-clone run in 8).
+  ///
+  /// A word of a plain table over 1 KiB into a plain block that an object
+  /// points at (a Swift object's opaque part, a C runtime's object: the
+  /// block's owner) costs ``tableWordPenalty`` more: the owner's path is
+  /// the answer when it has one (measured: a stale word in the tail of
+  /// CoreFoundation's 2 KiB chunk of hash callbacks, behind the global
+  /// `CFBasicHashCallBackPtrs`, pointed at a run loop mode set's storage,
+  /// and was a cheaper path than the run loop's own, 1 run in 250 of a
+  /// timer's test under load).
   public func cost(of edge: Edge) -> Int? {
     guard holdsLife(edge), !(metadataBlocks.contains(edge.source) && !metadataBlocks.contains(edge.target))
     else { return nil }
     if edge.kind == .strong && !edge.isInterior { return 1 }
     let sourceKind = kind(of: edge.source)
     let step: Int
-    if sourceKind.isSwiftObject || sourceKind == .cObject || sourceKind == .block {
+    if Self.isTyped(sourceKind) {
       step = 1
+    } else if snapshot.heap[edge.source].size > 1024 {
+      step = 3 + (isOwnedByAnObject(edge.target) ? Self.tableWordPenalty : 0)
     } else {
-      step = snapshot.heap[edge.source].size > 1024 ? 3 : 2
+      step = 2
     }
     return kind(of: edge.target).isSwiftObject ? step + 2 : step
+  }
+
+  /// Whether a block of `kind` says what it is: a Swift object, a C
+  /// runtime's object (a vtable or isa first), a block.
+  private static func isTyped(_ kind: BlockKind) -> Bool {
+    kind.isSwiftObject || kind == .cObject || kind == .block
+  }
+
+  /// Whether plain block `block` has an owner that says what it is: an
+  /// object whose word points at its start (see ``cost(of:)``).
+  private func isOwnedByAnObject(_ block: Int) -> Bool {
+    guard kind(of: block) == .mallocBlock else { return false }
+    if !backwardIndexIsComplete { completeBackwardIndex() }
+    for slot in Int(inStart.base![block])..<Int(inStart.base![block + 1]) {
+      let source = inSources.base![slot]
+      if source & Self.interiorBit == 0, Self.isTyped(kind(of: Int(source))) { return true }
+    }
+    return false
   }
 
   /// Searches backwards from `target` for the cheapest path from a root that

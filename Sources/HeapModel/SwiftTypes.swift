@@ -22,7 +22,8 @@ import MemoryView
 /// if let layout = types.layout(metadata: firstWord, instance: address) { print(layout.typeName) }
 /// ```
 package final class SwiftTypes {
-  package let context: RMContextRef
+  /// The library's context (remade by ``withContextReleased(_:)``).
+  package private(set) var context: RMContextRef
   let reader: Reader
   /// Layouts by metadata address; `nil` entries remember metadata that is not usable.
   var layouts: [UInt: HeapLayout?] = [:]
@@ -73,6 +74,28 @@ package final class SwiftTypes {
   deinit {
     swift_reflection_destroyReflectionContext(context)
     for copy in sectionCopies { copy.deallocate() }
+  }
+
+  /// Runs `body` with the library's context and everything cached from it
+  /// freed, then makes a new context: memory allocated meanwhile (a frozen
+  /// copy of this process, forked in `body`) holds none of the library's
+  /// buffers, whose stale words would otherwise be read as the program's.
+  /// This process's layer only; another process's keeps its context.
+  package func withContextReleased<Result>(_ body: () throws -> Result) rethrows -> Result {
+    guard case .own(let safe) = reader else { return try body() }
+    swift_reflection_destroyReflectionContext(context)
+    layouts = [:]
+    valueSlots = [:]
+    typeRefNames = [:]
+    defer {
+      // The library made a context from the same arguments before; it
+      // returns none only for a pointer size it does not know.
+      guard let fresh = rm_createContext(safe) else {
+        preconditionFailure("Remote Mirror refused a context it made before")
+      }
+      context = fresh
+    }
+    return try body()
   }
 
   /// Registers `image` of another process: its reflection sections, found

@@ -61,7 +61,7 @@ enum MemoryRootSearch {
   static func model(registered: [(address: UInt, name: String)]) -> Result<HeapModel, Failure> {
     do {
       let snapshot: ProcessSnapshot
-      if let frozen = try? ProcessSnapshot.ofFrozenCopy() {
+      if let frozen = ReflectionEngine.withContextsReleased({ try? ProcessSnapshot.ofFrozenCopy() }) {
         snapshot = frozen
       } else {
         snapshot = try ProcessSnapshot()
@@ -120,9 +120,13 @@ enum MemoryRootSearch {
   }
 
   /// The explainer's own memory, never a step on a path nor a holder of a
-  /// count: its engines and sessions (found by their classes), and the C
-  /// memory reachable from them that belongs to the Remote Mirror library:
-  /// its C++ objects, and the plain buffers near them (its type caches keep
+  /// count: its engines and sessions (found by their classes) and the
+  /// buffers they point at, which hold copies of the program's words and are
+  /// never followed. The engines' Remote Mirror contexts are freed while a
+  /// copy is forked (``ReflectionEngine/withContextsReleased(_:)``), so a
+  /// copy holds none of their memory. A heap model alive meanwhile (another
+  /// thread's) keeps its context: that is taken in from the context's C++
+  /// object, with the plain buffers near it (the library's type caches keep
   /// vectors whose stale words were seen pointing at the object explained).
   /// A plain buffer a global of another image points at is the program's,
   /// whatever stale word of the library's also points at it (a test's C
@@ -137,23 +141,36 @@ enum MemoryRootSearch {
       UInt(bitPattern: unsafeBitCast(ReflectionSession.self as AnyClass, to: UnsafeRawPointer.self)),
       UInt(bitPattern: unsafeBitCast(SwiftTypes.self as AnyClass, to: UnsafeRawPointer.self)),
     ]
+    let typesClass = UInt(bitPattern: unsafeBitCast(SwiftTypes.self as AnyClass, to: UnsafeRawPointer.self))
     var starts = own.compactMap { model.block(containing: $0) }
     for block in 0..<model.blockCount where ownClasses.contains(snapshot.heap.firstWord(of: block)) {
       starts.append(block)
     }
-    // Plain buffers (no vtable) are followed at most `plainHops` in a row:
-    // past that they are as likely the program's (libdispatch's chains of
-    // continuations) as the library's. A chain of plain buffers linked
-    // through their first word from one of them (the nodes of the library's
-    // hash tables: next, then the key's `std::string`, whose spare words are
-    // never written) is the library's however long: measured, 9,947 such
-    // 72-byte nodes in a test process, and a stale word of one of them on
-    // the path a survivor was "held" by.
+    var excluded = Set(starts)
+    var pending: [(block: Int, plain: Int)] = []
+    for start in starts {
+      let isTypes = snapshot.heap.firstWord(of: start) == typesClass
+      for edge in model.edges(from: start) where !model.kind(of: edge.target).isSwiftObject {
+        excluded.insert(edge.target)
+        // A layer's context (a model's; an engine's is freed in a copy).
+        if isTypes || library?.contains(snapshot.heap.firstWord(of: edge.target)) == true {
+          pending.append((edge.target, 0))
+        }
+      }
+    }
+    // From a context: plain buffers (no vtable) are followed at most
+    // `plainHops` in a row: past that they are as likely the program's
+    // (libdispatch's chains of continuations) as the library's. A chain of
+    // plain buffers linked through their first word from one of them (the
+    // nodes of the library's hash tables: next, then the key's
+    // `std::string`, whose spare words are never written) is the library's
+    // however long: measured, 9,947 such 72-byte nodes in a test process,
+    // and a stale word of one of them on the path a survivor was "held" by.
     let plainHops = 3
-    var excluded = Set<Int>()
-    var pending = starts.map { (block: $0, plain: 0) }
+    var visited = Set<Int>()
     while let (block, plain) = pending.popLast() {
-      guard excluded.insert(block).inserted else { continue }
+      guard visited.insert(block).inserted else { continue }
+      excluded.insert(block)
       let isPlain = plain > 0
       for edge in model.edges(from: block) where !model.kind(of: edge.target).isSwiftObject {
         let first = snapshot.heap.firstWord(of: edge.target)

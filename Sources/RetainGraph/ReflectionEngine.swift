@@ -27,11 +27,31 @@ final class ReflectionEngine: Sendable {
   /// Direct reads, or nil when the library cannot be initialised.
   static let direct = ReflectionEngine(safeReads: false)
 
+  /// The engines made so far, in the order they were made (the order their
+  /// locks are taken together in).
+  private static let made = PthreadLocked<[ReflectionEngine]>([])
+
   private init?(safeReads: Bool) {
     guard let types = SwiftTypes(ownProcess: safeReads) else { return nil }
     let session = ReflectionSession(types: types, safeReads: safeReads)
     guard session.passesSelfCheck() else { return nil }
     self.session = PthreadLocked(session)
+    Self.made.withLock { $0.append(self) }
+  }
+
+  /// Runs `body` with every engine's library context released (see
+  /// ``SwiftTypes/withContextReleased(_:)``), each engine's lock held: a
+  /// frozen copy forked in `body` holds no Remote Mirror memory, so the
+  /// explainer's own memory in it is its Swift objects alone.
+  static func withContextsReleased<Result>(_ body: () throws -> Result) rethrows -> Result {
+    let engines = made.withLock { $0 }
+    func release(from index: Int) throws -> Result {
+      guard index < engines.count else { return try body() }
+      return try engines[index].session.withLock { session in
+        try session.types.withContextReleased { try release(from: index + 1) }
+      }
+    }
+    return try release(from: 0)
   }
 
   /// The outgoing references of the object at `address`, described but not named.

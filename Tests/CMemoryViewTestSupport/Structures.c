@@ -266,6 +266,51 @@ void *mvt_releasePlainBuffer(void) {
   return context;
 }
 
+// MARK: An owned block and a table's stale word
+
+void *mvt_ownerHead;
+void **mvt_staleTable;
+// Masked: only the structure points at them.
+static uintptr_t mvt_owner, mvt_ownedBlock;
+
+uintptr_t mvt_makeOwnedBlockAndStaleTable(void) {
+  void *block = calloc(1, 1936);
+  void **owner = calloc(4, sizeof(void *));
+  owner[0] = (void *)mvt_structType;
+  owner[1] = block;
+  // Three plain links from the global to the owner.
+  void *next = owner;
+  for (int link = 0; link < 3; link++) {
+    void **node = calloc(1, 1912);
+    node[0] = next;
+    next = node;
+  }
+  mvt_ownerHead = next;
+  mvt_staleTable = calloc(256, sizeof(void *));
+  mvt_staleTable[200] = block;
+  mvt_owner = (uintptr_t)owner ^ MVT_MASK;
+  mvt_ownedBlock = (uintptr_t)block ^ MVT_MASK;
+  return mvt_ownedBlock;
+}
+
+void mvt_dropOwnersWord(void) { ((void **)(mvt_owner ^ MVT_MASK))[1] = NULL; }
+
+void mvt_freeOwnedBlock(void) {
+  void **node = mvt_ownerHead;
+  for (int link = 0; link < 3; link++) {
+    void **next = node[0];
+    free(node);
+    node = next;
+  }
+  free((void *)(mvt_owner ^ MVT_MASK));
+  free((void *)(mvt_ownedBlock ^ MVT_MASK));
+  free(mvt_staleTable);
+  mvt_ownerHead = NULL;
+  mvt_staleTable = NULL;
+  mvt_owner = 0;
+  mvt_ownedBlock = 0;
+}
+
 // MARK: A stale word in a metadata cache
 
 // Named as the Swift runtime names its cache variables (a type's metadata

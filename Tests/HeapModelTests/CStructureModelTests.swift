@@ -150,6 +150,28 @@ struct CStructureModelTests {
     #expect(model.reachableFromRoots().contains(block))
   }
 
+  /// A plain block's owner is the object that points at it: a word of a
+  /// large plain table into it (a table's unused tail keeps stale words)
+  /// is a path only when the owner has none.
+  @Test func aPlainBlockIsHeldThroughTheObjectThatOwnsItNotATablesWord() throws {
+    let masked = mvt_makeOwnedBlockAndStaleTable()
+    defer { mvt_freeOwnedBlock() }
+    do {
+      let model = try HeapModel(snapshot: try ProcessSnapshot.ofFrozenCopy())
+      let block = try #require(model.block(containing: unmask(masked)))
+      let path = try #require(model.pathToRoot(from: block, accepts: Self.isGlobal).path)
+      expectReal(path, in: model)
+      #expect(model.describe(path.root).contains("mvt_ownerHead"), "\(model.describe(path.root))")
+      #expect(path.blocks.count == 5)
+    }
+    mvt_dropOwnersWord()
+    let model = try HeapModel(snapshot: try ProcessSnapshot.ofFrozenCopy())
+    let block = try #require(model.block(containing: unmask(masked)))
+    let path = try #require(model.pathToRoot(from: block, accepts: Self.isGlobal).path)
+    #expect(model.describe(path.root).contains("mvt_staleTable"), "\(model.describe(path.root))")
+    #expect(path.blocks.count == 2)
+  }
+
   @Test func theIndexesAgreeBothWays() throws {
     let last = mvt_makeList(5, 2768)
     defer { mvt_freeList() }

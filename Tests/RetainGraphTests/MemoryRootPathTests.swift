@@ -196,15 +196,42 @@ struct MemoryRootPathTests {
     }
   }
 
-  /// The explainer's own memory, which never holds what it explains, takes
-  /// in the chains its Remote Mirror library links through first words (the
-  /// nodes of its hash tables, whose keys' spare words are never written),
-  /// however long: cut after three links, a stale word of such a node was a
-  /// survivor's path from a root.
-  @Test func theExplainersOwnMemoryTakesInItsLibrarysChainsWhole() throws {
+  /// A frozen copy taken for an explanation holds none of the explainer's
+  /// Remote Mirror contexts (they are freed while the copy is forked),
+  /// where a copy taken without that holds them: stale words of their
+  /// buffers were read as a Dispatch source's path being cut.
+  @Test func theCopyAnExplanationReadsHoldsNoneOfTheExplainersContexts() throws {
     for _ in 0..<3 { _ = explainer.explain(Held()) }
+    // The library's C++ objects that no global of the library holds.
+    func contexts(_ model: HeapModel) throws -> [String] {
+      let images = model.snapshot.images.images
+      let library = try #require(images.first { $0.name.hasPrefix("libswiftRemoteMirror") })
+      let heap = model.snapshot.heap
+      return (0..<model.blockCount).filter { block in
+        library.contains(heap.firstWord(of: block))
+          && !model.roots(of: block).contains { root in
+            if case .global(let image) = root.kind { image == library.name } else { false }
+          }
+      }.map { "\(heap[$0])" }
+    }
+    // One model at a time: a model's own context reads its copy.
+    do {
+      let plain = try HeapModel(snapshot: try ProcessSnapshot.ofFrozenCopy())
+      #expect(try !contexts(plain).isEmpty)
+    }
+    let released = try MemoryRootSearch.model(registered: []).get()
+    #expect(try contexts(released).isEmpty)
+  }
+
+  /// The explainer's own memory, which never holds what it explains, takes
+  /// in the chains a live model's Remote Mirror context links through first
+  /// words (the nodes of its hash tables, whose keys' spare words are never
+  /// written), however long: cut after three links, a stale word of such a
+  /// node was a survivor's path from a root.
+  @Test func theExplainersOwnMemoryTakesInAModelsLibraryChainsWhole() throws {
+    let reader = try HeapModel(snapshot: try ProcessSnapshot.ofFrozenCopy())
     let model = try HeapModel(snapshot: try ProcessSnapshot.ofFrozenCopy())
-    let own = MemoryRootSearch.ownMemory(in: model, own: [])
+    let own = withExtendedLifetime(reader) { MemoryRootSearch.ownMemory(in: model, own: []) }
     let heap = model.snapshot.heap
     var chained = 0
     var leftOut: [String] = []

@@ -86,6 +86,16 @@ void *mvt_releaseTypedStruct(void);
 void mvt_holdInPlainBuffer(void *context);
 void *mvt_releasePlainBuffer(void);
 
+/// A plain block (1936 B) owned by a typed C object (its word 1), which a
+/// global reaches through three plain links (`mvt_ownerHead`); and a plain
+/// 2 KiB table held by the global `mvt_staleTable` whose word 200, past what
+/// the table uses, points at the block too. Returns the block's address,
+/// masked. `mvt_dropOwnersWord` clears the owner's word (the table's word is
+/// then the only one); `mvt_freeOwnedBlock` frees it all.
+uintptr_t mvt_makeOwnedBlockAndStaleTable(void);
+void mvt_dropOwnersWord(void);
+void mvt_freeOwnedBlock(void);
+
 /// `context` in a plain buffer that only a global named as one of the Swift
 /// runtime's cache variables reaches (`variable` 0: `$s…MI`, 1: `$s…MK`,
 /// 2: `$s…MD`), through a node of its own, and a page of an anonymous
