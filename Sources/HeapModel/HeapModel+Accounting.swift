@@ -12,14 +12,11 @@ extension HeapModel {
   ///    beside NIO's static zero-capacity `ByteBuffer`);
   /// 2. an `Unmanaged` or unsafe pointer field of a Swift object;
   /// 3. a word in a Swift object's part its metadata cannot lay out (a
-  ///    `Mutex`'s contents, a CoreFoundation object's memory), or in an
-  ///    object of a C runtime (a vtable or isa first: Dispatch, Blocks);
+  ///    `Mutex`'s contents, a CoreFoundation object's memory), in an object
+  ///    of a C runtime (a vtable or isa first: Dispatch, Blocks), or in a
+  ///    task's frames;
   /// 4. a word in memory a runtime mapped for itself;
-  /// 5. a word in a plain C buffer or in a task's frames (a slab of async
-  ///    frames is reused call after call, and keeps dead slots like a
-  ///    stack: one took the count's room of a run loop's mode set from the
-  ///    run loop's own word, 4 runs in 500 of a timer's test under load),
-  ///    the larger buffers (over 1 KiB) after;
+  /// 5. a word in a plain C buffer, the larger ones (over 1 KiB) after;
   /// 6. a word in a thread's stack or registers (borrowed copies and dead
   ///    slots are common there), the caller's own variables last.
   ///
@@ -113,8 +110,7 @@ extension HeapModel {
       return word * 8 < fieldsEnd ? 3 : 5
     }
     switch sourceKind {
-    case .cObject, .block, .task: return 3
-    case .taskFrames: return 5
+    case .cObject, .block, .taskFrames, .task: return 3
     default: return snapshot.heap[source].size > 1024 ? 6 : 5
     }
   }

@@ -204,8 +204,8 @@ extension HeapModel.Builder {
     var idsByName: [String: UInt32] = [:]
     for task in 0..<heap.count where kinds[task] == BlockKind.task.rawValue {
       let info = swift_reflection_asyncTaskInfo(types.context, UInt64(heap.startPointer[task]))
-      guard info.error == nil else { continue }
       recordParent(of: task, info: info)
+      guard info.error == nil else { continue }
       var frames: [UInt] = []
       if let backtrace = info.asyncBacktraceFrames {
         frames = (0..<Int(info.asyncBacktraceFrameCount)).map { UInt(backtrace[$0]) }
@@ -244,14 +244,18 @@ extension HeapModel.Builder {
       return block
     }
     // A child task's fragment (its parent, then its next sibling) follows
-    // the task's fixed part (see ``SwiftTypes/asyncTaskSize``).
-    if info.isChildTask, let fixedSize = types.asyncTaskSize, heap[task].size >= fixedSize + 8,
+    // the task's fixed part (see ``SwiftTypes/asyncTaskSize``). Its job
+    // flags say it is a child: the library's answer is an error for a task
+    // with children when it cannot find the size (it has no symbols of a
+    // copy's), and Swift Testing's tree was then cut to 2 tasks of 7.
+    if let flags = types.taskFlags(at: heap.startPointer[task]), flags & SwiftTypes.taskIsChild != 0,
+      let fixedSize = types.asyncTaskSize, heap[task].size >= fixedSize + 8,
       let word = model.snapshot.memory.word(at: heap.startPointer[task] + UInt(fixedSize)),
       let parent = taskBlock(at: word), parent != task
     {
       model.parentTasks[task] = parent
     }
-    guard let children = info.childTasks else { return }
+    guard info.error == nil, let children = info.childTasks else { return }
     for position in 0..<Int(info.childTaskCount) {
       if let child = taskBlock(at: UInt(children[position])), child != task {
         model.parentTasks[child] = task

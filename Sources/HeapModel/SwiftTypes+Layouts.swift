@@ -332,12 +332,13 @@ extension SwiftTypes {
   /// result at its type's alignment (swift/ABI/Task.h; measured on 6.3).
   private func taskLayout(instance: UInt) -> HeapLayout {
     let plain = HeapLayout(kind: .task, typeName: "Task", size: 0, shape: .fields([]))
-    guard let taskSize = asyncTaskSize, let flags = uint32(at: instance + 32), flags & (1 << 25) != 0 else {
+    guard let taskSize = asyncTaskSize, let flags = taskFlags(at: instance), flags & Self.taskIsFuture != 0
+    else {
       return plain
     }
     var fragment = taskSize
-    if flags & (1 << 24) != 0 { fragment += 16 }
-    if flags & (1 << 26) != 0 { fragment += 8 }
+    if flags & Self.taskIsChild != 0 { fragment += 16 }
+    if flags & Self.taskIsGroupChild != 0 { fragment += 8 }
     guard let queue = word(at: instance + UInt(fragment)) else { return plain }
     switch queue & 3 {
     case 1:
@@ -378,4 +379,12 @@ extension SwiftTypes {
       kind: .box, typeName: "box", size: Int(offset) + size, shape: .fields(value.slots),
       opaqueRanges: value.opaqueRanges)
   }
+
+  /// A task's job flags (the 32 bits at +32; swift/ABI/MetadataValues.h):
+  /// bit 24 a child task (a child fragment, its parent first, follows the
+  /// fixed part), 25 a future, 26 a task group's child.
+  package func taskFlags(at task: UInt) -> UInt32? { uint32(at: task + 32) }
+  package static let taskIsChild: UInt32 = 1 << 24
+  static let taskIsFuture: UInt32 = 1 << 25
+  static let taskIsGroupChild: UInt32 = 1 << 26
 }

@@ -292,4 +292,23 @@ import Testing
     async let byAsyncLet = Self.isCallersOwn(parent)
     #expect(try await byAsyncLet)
   }
+
+  /// Two levels down: the middle task has a child of its own, which Remote
+  /// Mirror cannot describe in a copy (it finds no async task size there),
+  /// and its parent comes from its job flags and fragment all the same
+  /// (Swift Testing's tree of seven tasks was cut to two).
+  @Test func aGrandchildTasksGrandparentIsTheCallersOwn() async throws {
+    let grandparent = Self.currentTask()
+    #expect(grandparent != 0)
+    let found = try await withThrowingTaskGroup(of: Bool.self) { group in
+      group.addTask {
+        try await withThrowingTaskGroup(of: Bool.self) { inner in
+          inner.addTask { try Self.isCallersOwn(grandparent) }
+          return try await inner.next() ?? false
+        }
+      }
+      return try await group.next() ?? false
+    }
+    #expect(found)
+  }
 }

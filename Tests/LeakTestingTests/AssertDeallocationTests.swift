@@ -174,7 +174,7 @@ import Testing
       await assertDeallocation(
         of: { PendingWorker(scheduler: scheduler, delay: .seconds(5)) },
         using: { _ in await Task.yield() },
-        wait: .manual(scheduler, timeout: .seconds(1)))
+        wait: .manual(scheduler, timeout: .seconds(1)), explain: noRetainPath)
     }
     scheduler.advance(by: .seconds(4))
   }

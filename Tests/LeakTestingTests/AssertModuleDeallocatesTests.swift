@@ -30,7 +30,7 @@ import Testing
   @Test func namesUnlabelledPartsByPosition() {
     let owner = Owner(strongDelegate: false)
     expectIssues(["module part #2 (Owner) is still alive after the module was released"]) {
-      assertModuleDeallocates { (ClosureHolder(), owner, 42) }
+      assertModuleDeallocates({ (ClosureHolder(), owner, 42) }, explain: noRetainPath)
     }
   }
 

@@ -39,7 +39,8 @@ import Testing
 
   @Test func waitsOnTheManualClockBeforeChecking() {
     let scheduler = ManualScheduler()
-    let leaks = LeakTracker(wait: .manual(scheduler, timeout: .seconds(1)))
+    // The wait's message alone (see AssertDeallocationTests' timeout test).
+    let leaks = LeakTracker(wait: .manual(scheduler, timeout: .seconds(1)), explain: noRetainPath)
     leaks.track(PendingWorker(scheduler: scheduler, delay: .milliseconds(500)))
     leaks.track(PendingWorker(scheduler: scheduler, delay: .seconds(3)))
     expectIssues(["PendingWorker is still alive 1.0 s after the end of the test"]) {
@@ -59,7 +60,9 @@ import Testing
     let scheduler = ManualScheduler()
     let test = try #require(Test.current)
     await expectIssues(["PendingWorker is still alive at the end of the test"]) {
-      try? await LeakCheckedTrait.leakChecked.provideScope(for: test, testCase: Test.Case.current) {
+      try? await LeakCheckedTrait.leakChecked(explain: noRetainPath).provideScope(
+        for: test, testCase: Test.Case.current
+      ) {
         await MainActor.run { trackForLeaks(PendingWorker(scheduler: scheduler, delay: .seconds(1))) }
       }
     }
