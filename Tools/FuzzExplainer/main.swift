@@ -206,12 +206,17 @@ func checkUnderMutation(_ graph: FuzzGraph, _ explainer: RetainExplainer, seed: 
 }
 
 /// Names only nodes, as themselves; anything else handed to it is a failure.
-let explainer = RetainExplainer(naming: { object in
-  guard let node = object as? FuzzNode else {
-    preconditionFailure("the naming function was handed \(type(of: object))")
-  }
-  return "N\(node.id)"
-})
+/// Cycle searches over live objects only: a memory search reads a frozen
+/// copy, which the writer cannot change, and costs a heap model and a new
+/// Remote Mirror context per explanation (17.7 s for 30 inputs under ASan,
+/// against 0.4 s without).
+let explainer = RetainExplainer(
+  naming: { object in
+    guard let node = object as? FuzzNode else {
+      preconditionFailure("the naming function was handed \(type(of: object))")
+    }
+    return "N\(node.id)"
+  }, searchesMemory: false)
 
 FuzzDriver.run { bytes in
   var reader = ByteReader(bytes: Array(bytes))
