@@ -156,7 +156,9 @@ package struct ObjectWalk {
   ) {
     for slot in slots {
       let offset = start + slot.offset
-      guard offset >= 0, offset + 8 <= size else { continue }
+      // A reference is word-aligned: a slot that is not (a layout read from
+      // memory that changed) is no reference, and must not trap the load.
+      guard offset >= 0, offset & 7 == 0, offset + 8 <= size else { continue }
       let word = bytes.load(fromByteOffset: offset, as: UInt.self)
       switch slot {
       case .reference(_, let strength, _):
