@@ -136,12 +136,12 @@ enum MemoryRootSearch {
   static func ownMemory(in model: HeapModel, own: [UInt]) -> Set<Int> {
     let snapshot = model.snapshot
     let library = snapshot.images.images.first { $0.name.hasPrefix("libswiftRemoteMirror") }
+    let typesClass = UInt(bitPattern: unsafeBitCast(SwiftTypes.self as AnyClass, to: UnsafeRawPointer.self))
     let ownClasses: Set<UInt> = [
       UInt(bitPattern: unsafeBitCast(ReflectionEngine.self as AnyClass, to: UnsafeRawPointer.self)),
       UInt(bitPattern: unsafeBitCast(ReflectionSession.self as AnyClass, to: UnsafeRawPointer.self)),
-      UInt(bitPattern: unsafeBitCast(SwiftTypes.self as AnyClass, to: UnsafeRawPointer.self)),
+      typesClass,
     ]
-    let typesClass = UInt(bitPattern: unsafeBitCast(SwiftTypes.self as AnyClass, to: UnsafeRawPointer.self))
     var starts = own.compactMap { model.block(containing: $0) }
     for block in 0..<model.blockCount where ownClasses.contains(snapshot.heap.firstWord(of: block)) {
       starts.append(block)
