@@ -156,8 +156,9 @@ package struct ObjectWalk {
   ) {
     for slot in slots {
       let offset = start + slot.offset
-      // A reference is word-aligned: a slot that is not (a layout read from
-      // memory that changed) is no reference, and must not trap the load.
+      // A reference is word-aligned: a slot that is not (a storage read
+      // while it changed can place its elements anywhere) is no reference,
+      // and must not trap the load.
       guard offset >= 0, offset & 7 == 0, offset + 8 <= size else { continue }
       let word = bytes.load(fromByteOffset: offset, as: UInt.self)
       switch slot {

@@ -1,4 +1,5 @@
 import CMemoryViewTestSupport
+import CRemoteMirror
 import Glibc
 import LeakLabTestSupport
 import MemoryView
@@ -310,5 +311,51 @@ import Testing
       return try await group.next() ?? false
     }
     #expect(found)
+  }
+
+  /// What an object walk reports: the words it calls references, at their offsets.
+  struct ReferenceRecorder: ReferenceVisitor {
+    var found: [(word: UInt, offset: Int)] = []
+    mutating func reference(_ word: UInt, at offset: Int, kind: EdgeKind, slot: Slot, context: SlotContext) {
+      found.append((word, offset))
+    }
+    mutating func opaque(from: Int, to: Int, context: SlotContext) {}
+  }
+
+  /// A storage read while it changed can say its values begin anywhere in
+  /// its block (a fresh-clone run trapped on such a load): an element at an
+  /// address that is not word-aligned holds no reference and is not read.
+  @Test func aStorageWhoseValuesAreNotWordAlignedHasNoReferenceThere() throws {
+    let target = Target()
+    let table: [Int: Target] = [7: target]
+    let storage = unsafeBitCast(table, to: UInt.self)
+    try withExtendedLifetime((target, table)) {
+      let snapshot = try ProcessSnapshot.ofFrozenCopy()
+      let types = try SwiftTypes(reading: snapshot)
+      let layout = try #require(types.layout(ofObjectAt: storage))
+      let pointer = try #require(UnsafeMutableRawPointer(bitPattern: storage))
+      // The storage ends with its values: one word per bucket.
+      let scale = pointer.load(fromByteOffset: Int(SOLHashedScaleOffset), as: Int8.self)
+      let values = pointer.load(fromByteOffset: Int(SOLDictionaryValuesOffset), as: UInt.self)
+      let size = Int(values - storage) + (8 << scale)
+      var bytes = [UInt8](UnsafeRawBufferPointer(start: pointer, count: size))
+      func walk() -> [(word: UInt, offset: Int)] {
+        var recorder = ReferenceRecorder()
+        bytes.withUnsafeBytes { raw in
+          _ = ObjectWalk(
+            types: types, address: storage, bytes: raw.baseAddress!, size: raw.count, layout: layout
+          ).walk(&recorder)
+        }
+        return recorder.found
+      }
+      #expect(walk().map(\.word) == [Self.address(of: target)])
+      bytes.withUnsafeMutableBytes { raw in
+        let values = Int(SOLDictionaryValuesOffset)
+        let moved = raw.load(fromByteOffset: values, as: UInt.self) + 3
+        raw.storeBytes(of: moved, toByteOffset: values, as: UInt.self)
+      }
+      #expect(walk().isEmpty)
+      withExtendedLifetime(snapshot) {}
+    }
   }
 }
