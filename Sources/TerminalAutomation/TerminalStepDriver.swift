@@ -6,8 +6,11 @@ import TextGrid
 /// real time, reading the summary label off the screen.
 ///
 /// Steps become key presses (`open` is Enter, `close` is Esc, `action 2` is
-/// `2`); `wait` really waits. After each key the driver lets the screen settle
-/// before reading the overlay.
+/// `2`); `wait` really waits. After each key the driver lets the screen settle.
+/// The label after a step of keys is the one the app drew right after the
+/// last key (from its ``LabelLog``, so that a machine too busy to capture the
+/// screen in time still reads what a person saw); after a `wait`, the one on
+/// the screen.
 ///
 /// ```swift
 /// let driver = try TerminalStepDriver(executable: "/path/to/leaklab", scenarioIDs: ids)
@@ -19,6 +22,12 @@ public final class TerminalStepDriver: StepDriver {
   private let scenarioIDs: [String]
   private var selected: String?
   private var modes: [String: StepMode] = [:]
+  /// The app's label log, and how many keys were sent so far.
+  private let labelLogPath: String
+  private var keysSent = 0
+  /// Whether the label is read off the screen: after a `wait`, and after an
+  /// `expect` that waited for its label; not after keys.
+  private var readsScreen = false
 
   /// Starts `executable` in a private tmux server and waits for its first frame.
   ///
@@ -31,10 +40,14 @@ public final class TerminalStepDriver: StepDriver {
   ) throws(StepDriverError) {
     self.scenarioIDs = scenarioIDs
     for id in scenarioIDs { modes[id] = initialMode }
+    labelLogPath =
+      FileManager.default.temporaryDirectory
+      .appendingPathComponent("leaklab-labels-\(UUID().uuidString)").path
     do {
       // The guided tour stays hidden: a script's steps are its own.
       session = try TmuxSession(
-        command: [executable] + arguments, size: size, environment: ["LEAKLAB_TOUR": "off"])
+        command: [executable] + arguments, size: size,
+        environment: ["LEAKLAB_TOUR": "off", LabelLog.environmentVariable: labelLogPath])
       try session.waitUntil("the detector overlay", timeout: .seconds(15)) {
         ScreenLabelReader.label(in: $0) != nil
       }
@@ -43,7 +56,10 @@ public final class TerminalStepDriver: StepDriver {
     }
   }
 
+  deinit { try? FileManager.default.removeItem(atPath: labelLogPath) }
+
   public func perform(_ command: StepCommand) throws(StepDriverError) {
+    if command.isAction { readsScreen = false }
     switch command {
     case .select(let id):
       guard let index = scenarioIDs.firstIndex(of: id) else {
@@ -67,15 +83,35 @@ public final class TerminalStepDriver: StepDriver {
     case .wait(let duration):
       Thread.sleep(forTimeInterval: duration.secondsValue)
       try settle()
+      readsScreen = true
     case .expect, .alwaysClean: break
     }
   }
 
   public func readLabel() throws(StepDriverError) -> String {
+    let onScreen = try screenLabel()
+    return readsScreen ? onScreen : try labelAfterLastKey()
+  }
+
+  private func screenLabel() throws(StepDriverError) -> String {
     guard let label = ScreenLabelReader.label(in: try screen()) else {
       throw .failure("the detector overlay is not on screen")
     }
     return label
+  }
+
+  /// The label of the first frame the app drew after every key sent so far.
+  private func labelAfterLastKey() throws(StepDriverError) -> String {
+    let clock = ContinuousClock()
+    let deadline = clock.now + Self.expectationBound
+    while true {
+      let text = (try? String(contentsOfFile: labelLogPath, encoding: .utf8)) ?? ""
+      if let label = LabelLog.label(afterKeys: keysSent, in: text) { return label }
+      guard clock.now < deadline else {
+        throw .failure("the app drew no frame after key \(keysSent) in \(Self.expectationBound)")
+      }
+      Thread.sleep(forTimeInterval: 0.02)
+    }
   }
 
   /// How long an `expect` waits for its label. The detector changes the
@@ -90,8 +126,10 @@ public final class TerminalStepDriver: StepDriver {
     let deadline = clock.now + Self.expectationBound
     var label = try readLabel()
     while !isMet(label), clock.now < deadline {
+      // Past the step's own frame: from now on, what the screen shows.
+      readsScreen = true
       Thread.sleep(forTimeInterval: 0.05)
-      label = try readLabel()
+      label = try screenLabel()
     }
     return label
   }
@@ -114,6 +152,7 @@ public final class TerminalStepDriver: StepDriver {
     let before = changesTheScreen ? try screen() : []
     for key in keys {
       do { try session.sendKeys(key) } catch { throw .failure("could not send \(key): \(error)") }
+      keysSent += 1
     }
     if changesTheScreen {
       let clock = ContinuousClock()
