@@ -1,4 +1,4 @@
-import CRemoteMirror
+import CMemoryView
 import MemoryView
 import Synchronization
 
@@ -9,16 +9,18 @@ import Synchronization
 /// Names closures from their function pointers: `closure in AlertScreen.showAlert()`.
 ///
 /// Closures are local ELF symbols, found in the `.symtab` of the image that
-/// holds the function (``rm_symbolName``), then demangled by the runtime and
-/// shortened to what a developer would write. Without a symbol table (a
-/// stripped binary) the name is plain `closure`.
+/// holds the function (``LoadedImage/symbol(containing:kinds:)``), then
+/// demangled by the runtime and shortened to what a developer would write.
+/// Without a symbol table (a stripped binary) the name is plain `closure`.
 package enum ClosureNames {
   private static let cache = Mutex<[UInt: String]>([:])
+  /// This process's images, and how many libraries had been loaded when they were read.
+  private static let images = Mutex<(list: ImageList?, loads: UInt64)?>(nil)
 
   /// The display name of the closure whose function is at `function` in this process.
   package static func name(of function: UInt) -> String {
     if let cached = cache.withLock({ $0[function] }) { return cached }
-    let name = lookUp(function) ?? "closure"
+    let name = ownImages().map { Self.name(of: function, in: $0) } ?? "closure"
     cache.withLock { $0[function] = name }
     return name
   }
@@ -30,6 +32,18 @@ package enum ClosureNames {
       let symbol = image.symbol(containing: function, kinds: .function)
     else { return "closure" }
     return simplify(symbol.demangled)
+  }
+
+  /// The images of this process (nil when its map cannot be read), read
+  /// again once a library was loaded since they were last read.
+  package static func ownImages() -> ImageList? {
+    let loads = mv_loadCount()
+    return images.withLock { images in
+      if let images, images.loads == loads { return images.list }
+      let list = (try? MemoryMap(pid: getpid())).map { ImageList(map: $0, memory: .current) }
+      images = (list, loads)
+      return list
+    }
   }
 
   /// The closure a task runs, from the resume functions of its async
@@ -49,15 +63,6 @@ package enum ClosureNames {
       return simplify(String(name))
     }
     return nil
-  }
-
-  private static func lookUp(_ function: UInt) -> String? {
-    guard function != 0 else { return nil }
-    var buffer = [CChar](repeating: 0, count: 2048)
-    let length = rm_symbolName(function, &buffer, buffer.count)
-    guard length > 0, let demangled = swift_demangle(buffer, length, nil, nil, 0) else { return nil }
-    defer { free(demangled) }
-    return simplify(String(cString: demangled))
   }
 
   /// Shortens a demangled function name.

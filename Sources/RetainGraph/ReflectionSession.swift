@@ -45,9 +45,6 @@ final class ReflectionSession {
   var recordedBytes = 0
   /// The metadata word the describe in progress read from its object (0 if none).
   var describedMetadata: UInt = 0
-  /// This process's images, read the first time a task is named (again when
-  /// a task runs code in an image loaded since).
-  var ownImages: ImageList?
   /// The reads copied ahead for the describe in progress.
   var prefetch = Prefetch()
   /// Where the reads copied ahead land, and the regions of that one system call.
@@ -155,11 +152,9 @@ final class ReflectionSession {
       frames = (0..<Int(info.asyncBacktraceFrameCount)).map { UInt(backtrace[$0]) }
     }
     frames.append(UInt(info.runJob))
-    if ownImages == nil || frames.contains(where: { $0 != 0 && ownImages?.image(containing: $0) == nil }) {
-      let memory = ProcessMemory.current
-      ownImages = (try? MemoryMap(pid: getpid())).map { ImageList(map: $0, memory: memory) }
-    }
-    guard let images = ownImages, let closure = ClosureNames.taskEntry(frames: frames, in: images) else {
+    guard let images = ClosureNames.ownImages(),
+      let closure = ClosureNames.taskEntry(frames: frames, in: images)
+    else {
       return "Task"
     }
     return "Task (\(closure))"

@@ -84,6 +84,10 @@ uint64_t mv_elfSymbolAddress(const MVElfFile *file, const char *name, unsigned k
 /// The GNU build id of the file as lowercase hex into `buffer`; returns its length (0 if none).
 size_t mv_elfBuildID(const MVElfFile *file, char *buffer, size_t capacity);
 
+/// How many objects the dynamic linker has loaded into this process so far
+/// (it only grows): when it changed, this process's image list is stale.
+uint64_t mv_loadCount(void);
+
 // MARK: The calling process and thread
 
 /// An address in the caller's stack frame: everything below it belongs to

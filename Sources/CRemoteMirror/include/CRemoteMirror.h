@@ -220,11 +220,6 @@ void *rm_retainIfLive(uintptr_t address, uintptr_t metadata);
 /// nothing. (ObjectRetain.c)
 uintptr_t rm_weakTarget(uintptr_t weakReference);
 
-/// Writes the (mangled) name of the local or global function symbol that
-/// contains `address` into `buffer`, from the `.symtab` of the ELF file the
-/// address belongs to. Returns the length of the name, 0 if unknown.
-size_t rm_symbolName(uintptr_t address, char *buffer, size_t capacity);
-
 #ifdef __cplusplus
 }
 #endif
