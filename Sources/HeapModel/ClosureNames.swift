@@ -1,4 +1,3 @@
-import CMemoryView
 import MemoryView
 import Synchronization
 
@@ -14,13 +13,11 @@ import Synchronization
 /// Without a symbol table (a stripped binary) the name is plain `closure`.
 package enum ClosureNames {
   private static let cache = Mutex<[UInt: String]>([:])
-  /// This process's images, and how many libraries had been loaded when they were read.
-  private static let images = Mutex<(list: ImageList?, loads: UInt64)?>(nil)
 
   /// The display name of the closure whose function is at `function` in this process.
   package static func name(of function: UInt) -> String {
     if let cached = cache.withLock({ $0[function] }) { return cached }
-    let name = ownImages().map { Self.name(of: function, in: $0) } ?? "closure"
+    let name = ImageList.ofThisProcess().map { Self.name(of: function, in: $0) } ?? "closure"
     cache.withLock { $0[function] = name }
     return name
   }
@@ -32,18 +29,6 @@ package enum ClosureNames {
       let symbol = image.symbol(containing: function, kinds: .function)
     else { return "closure" }
     return simplify(symbol.demangled)
-  }
-
-  /// The images of this process (nil when its map cannot be read), read
-  /// again once a library was loaded since they were last read.
-  package static func ownImages() -> ImageList? {
-    let loads = mv_loadCount()
-    return images.withLock { images in
-      if let images, images.loads == loads { return images.list }
-      let list = (try? MemoryMap(pid: getpid())).map { ImageList(map: $0, memory: .current) }
-      images = (list, loads)
-      return list
-    }
   }
 
   /// The closure a task runs, from the resume functions of its async

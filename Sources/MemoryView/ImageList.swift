@@ -1,6 +1,12 @@
+import CMemoryView
+import Synchronization
+
 #if canImport(Glibc)
   import Glibc
 #endif
+
+/// This process's images, and the dynamic linker's load count when they were read.
+private let ownImageList = Mutex<(list: ImageList?, loads: UInt64)?>(nil)
 
 /// The ELF images loaded in a process, found from its mappings.
 public struct ImageList: Sendable {
@@ -30,6 +36,22 @@ public struct ImageList: Sendable {
     }
     self.images = images
     segments = Self.segmentTable(images)
+  }
+
+  /// This process's images (nil when its map cannot be read): read once,
+  /// and again after the dynamic linker has loaded a library.
+  ///
+  /// ```swift
+  /// let executable = ImageList.ofThisProcess()?.images.first
+  /// ```
+  public static func ofThisProcess() -> ImageList? {
+    let loads = mv_loadCount()
+    return ownImageList.withLock { cached in
+      if let cached, cached.loads == loads { return cached.list }
+      let list = (try? MemoryMap(pid: getpid())).map { ImageList(map: $0, memory: .current) }
+      cached = (list, loads)
+      return list
+    }
   }
 
   private static func segmentTable(_ images: [LoadedImage]) -> [(range: Range<UInt>, image: Int)] {

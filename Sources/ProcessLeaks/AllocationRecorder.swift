@@ -113,7 +113,7 @@ public enum AllocationRecorder {
   /// process may be running: a table being rebuilt reads as nil).
   ///
   /// ```swift
-  /// let images = ImageList(map: try MemoryMap(pid: getpid()), memory: .current)
+  /// let images = ImageList.ofThisProcess()!
   /// let frames = AllocationRecorder.stack(ofBlockAt: address, images: images, memory: .current)
   /// ```
   public static func stack(ofBlockAt address: UInt, images: ImageList, memory: ProcessMemory) -> [UInt]? {

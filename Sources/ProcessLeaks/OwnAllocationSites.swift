@@ -20,9 +20,8 @@ public final class OwnAllocationSites: Sendable {
 
   /// Nil when the recorder is not loaded in this process.
   public init?() {
-    guard let map = try? MemoryMap(pid: getpid()) else { return nil }
-    let images = ImageList(map: map, memory: .current)
-    guard images.image(named: AllocationRecorder.libraryName) != nil else { return nil }
+    guard let images = ImageList.ofThisProcess(), images.image(named: AllocationRecorder.libraryName) != nil
+    else { return nil }
     self.images = images
     executable = LeakAnalysis.executable(pid: getpid())
   }

@@ -30,7 +30,6 @@ enum RuntimeCheck {
 
   /// The runtime image LeakLab itself runs with.
   static let ownRuntime: LoadedImage? = {
-    guard let map = try? MemoryMap(pid: getpid()) else { return nil }
-    return ImageList(map: map, memory: ProcessMemory.current).image(named: runtimeName)
+    ImageList.ofThisProcess()?.image(named: runtimeName)
   }()
 }

@@ -152,7 +152,7 @@ final class ReflectionSession {
       frames = (0..<Int(info.asyncBacktraceFrameCount)).map { UInt(backtrace[$0]) }
     }
     frames.append(UInt(info.runJob))
-    guard let images = ClosureNames.ownImages(),
+    guard let images = ImageList.ofThisProcess(),
       let closure = ClosureNames.taskEntry(frames: frames, in: images)
     else {
       return "Task"

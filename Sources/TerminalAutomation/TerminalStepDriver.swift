@@ -89,6 +89,7 @@ public final class TerminalStepDriver: StepDriver {
   }
 
   public func readLabel() throws(StepDriverError) -> String {
+    // The overlay must be on screen whichever label is read (`key ?` hides it).
     let onScreen = try screenLabel()
     return readsScreen ? onScreen : try labelAfterLastKey()
   }
