@@ -106,7 +106,7 @@ public final class TerminalStepDriver: StepDriver {
     let clock = ContinuousClock()
     let deadline = clock.now + Self.expectationBound
     while true {
-      let text = (try? String(contentsOfFile: labelLogPath, encoding: .utf8)) ?? ""
+      let text = TextFile.contents(atPath: labelLogPath) ?? ""
       if let label = LabelLog.label(afterKeys: keysSent, in: text) { return label }
       guard clock.now < deadline else {
         throw .failure("the app drew no frame after key \(keysSent) in \(Self.expectationBound)")

@@ -141,13 +141,13 @@ public final class TmuxSession: Sendable {
   public func programProcessID() throws(Failure) -> Int32? {
     let shell = try query("#{pane_pid}")
     let children =
-      (try? String(contentsOfFile: "/proc/\(shell)/task/\(shell)/children", encoding: .utf8)) ?? ""
+      TextFile.contents(atPath: "/proc/\(shell)/task/\(shell)/children") ?? ""
     return children.split(separator: " ").first.flatMap { Int32($0) }
   }
 
   /// The program's exit status once it has exited (128 + signal when a signal ended it), else `nil`.
   public func exitStatus() -> Int32? {
-    guard let text = try? String(contentsOfFile: statusPath, encoding: .utf8) else { return nil }
+    guard let text = TextFile.contents(atPath: statusPath) else { return nil }
     return Int32(text.trimmingCharacters(in: .whitespacesAndNewlines))
   }
 

@@ -2,6 +2,7 @@
   import Foundation
   import LeakLint
   import ProcessLeaks
+  import TerminalAutomation
 
   /// Where `leaklab lint` finds a leak kind's pattern in the program's
   /// sources (`leaklab leaks --sources DIR`): findings of the kind's lint rule
@@ -21,7 +22,7 @@
       var declarations: [String: String] = [:]
       func text(of file: String) -> String {
         if let known = declarations[file] { return known }
-        let text = (try? String(contentsOfFile: file, encoding: .utf8)) ?? ""
+        let text = TextFile.contents(atPath: file) ?? ""
         declarations[file] = text
         return text
       }

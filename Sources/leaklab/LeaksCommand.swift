@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ProcessLeaks
+import TerminalAutomation
 
 #if !LEAKLAB_WITHOUT_LINT
   import LeakLint
@@ -213,7 +214,7 @@ struct LeaksCommand: ParsableCommand {
   private func loadSuppressions() throws -> Suppressions {
     var rules = noDefaultSuppressions ? [] : Suppressions.libraryDefaults.rules
     for file in suppressionFiles {
-      guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
+      guard let text = TextFile.contents(atPath: file) else {
         Self.fail("\(file): cannot read the suppressions file")
       }
       do {

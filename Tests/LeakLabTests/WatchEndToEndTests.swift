@@ -36,7 +36,7 @@ struct WatchEndToEndTests {
   static func request(_ pid: Int32, number: Int, log: String) throws {
     kill(pid, SIGUSR1)
     let deadline = ContinuousClock.now + .seconds(10)
-    while (try? String(contentsOfFile: log, encoding: .utf8))?.contains("served \(number)\n") != true {
+    while TextFile.contents(atPath: log)?.contains("served \(number)\n") != true {
       guard ContinuousClock.now < deadline else {
         Issue.record("WatchedServer did not serve request \(number)")
         return
