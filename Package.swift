@@ -141,14 +141,14 @@ let package = Package(
     .target(name: "LeakLabTerminal", dependencies: ["CNcurses", "TextGrid"]),
     .target(name: "CNcurses", linkerSettings: [.linkedLibrary("ncursesw")]),
     // Driving a terminal program from outside: tmux sessions, child processes, the step-script driver.
-    .target(name: "TerminalAutomation", dependencies: ["CSpawn", "StepScripts", "TextGrid"]),
+    .target(name: "TerminalAutomation", dependencies: ["CSpawn", "MemoryView", "StepScripts", "TextGrid"]),
     .target(name: "CSpawn"),
     // The command line: the app, list, check, explain, run, oracle, leaks.
     .executableTarget(
       name: "leaklab",
       dependencies: [
         "LeakLab", "LeakLabTerminal", "TerminalAutomation", "Scenarios", "StepScripts", "TextGrid",
-        "LeakDetector", "LeakClock", "MemcheckOracle", "ProcessLeaks", "LeakLint",
+        "LeakDetector", "LeakClock", "MemcheckOracle", "MemoryView", "ProcessLeaks", "LeakLint",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
@@ -287,7 +287,7 @@ let package = Package(
       name: "LeakLabTests",
       dependencies: [
         "LeakLab", "Scenarios", "LeakDetector", "LeakClock", "ScreenKit", "TextGrid", "LeakLabTerminal",
-        "TerminalAutomation", "LeakLabTestSupport", "StepScripts", "GraphLayout",
+        "TerminalAutomation", "LeakLabTestSupport", "StepScripts", "GraphLayout", "MemoryView",
       ],
       exclude: ["__Snapshots__"]
     ),

@@ -50,7 +50,7 @@ public struct MemoryMap: Sendable {
 
   /// Reads `/proc/PID/maps`.
   public init(pid: pid_t) throws(Failure) {
-    guard let bytes = ProcFile.read("/proc/\(pid)/maps") else {
+    guard let bytes = SmallFile.read("/proc/\(pid)/maps") else {
       throw Failure(description: "cannot read /proc/\(pid)/maps: \(String(cString: strerror(errno)))")
     }
     self.init(parsing: bytes)

@@ -93,7 +93,7 @@ public struct ThreadList: Sendable {
     let callingThread = isSelf ? mv_currentThreadID() : 0
     let byThread = Dictionary(registers.map { ($0.threadID, $0) }, uniquingKeysWith: { first, _ in first })
     var threads: [ThreadInfo] = []
-    let ids = (ProcFile.directory("/proc/\(pid)/task") ?? []).compactMap { pid_t($0) }.sorted()
+    let ids = (SmallFile.directory("/proc/\(pid)/task") ?? []).compactMap { pid_t($0) }.sorted()
     for id in ids {
       var thread = ThreadInfo(
         id: id, name: Self.name(pid: pid, thread: id), isMain: id == pid,
@@ -157,7 +157,7 @@ public struct ThreadList: Sendable {
   }
 
   private static func name(pid: pid_t, thread: pid_t) -> String {
-    var name = ProcFile.text("/proc/\(pid)/task/\(thread)/comm") ?? ""
+    var name = SmallFile.text("/proc/\(pid)/task/\(thread)/comm") ?? ""
     while name.last == "\n" { name.removeLast() }
     return name
   }
@@ -175,7 +175,7 @@ public struct ThreadList: Sendable {
   }
 
   private static func stackPointerInSystemCall(pid: pid_t, thread: pid_t) -> UInt? {
-    guard let text = ProcFile.text("/proc/\(pid)/task/\(thread)/syscall") else { return nil }
+    guard let text = SmallFile.text("/proc/\(pid)/task/\(thread)/syscall") else { return nil }
     let fields = text.split(whereSeparator: { $0 == " " || $0 == "\n" })
     guard fields.count >= 3, fields[0] != "running", !fields[0].hasPrefix("-") else { return nil }
     let field = fields[fields.count - 2]

@@ -1,4 +1,5 @@
 import Foundation
+import MemoryView
 import StepScripts
 import TextGrid
 
@@ -106,7 +107,7 @@ public final class TerminalStepDriver: StepDriver {
     let clock = ContinuousClock()
     let deadline = clock.now + Self.expectationBound
     while true {
-      let text = TextFile.contents(atPath: labelLogPath) ?? ""
+      let text = SmallFile.text(labelLogPath) ?? ""
       if let label = LabelLog.label(afterKeys: keysSent, in: text) { return label }
       guard clock.now < deadline else {
         throw .failure("the app drew no frame after key \(keysSent) in \(Self.expectationBound)")

@@ -1,4 +1,5 @@
 import Foundation
+import MemoryView
 import TextGrid
 
 /// A program running in a pseudo-terminal of a private tmux server: type keys,
@@ -141,13 +142,13 @@ public final class TmuxSession: Sendable {
   public func programProcessID() throws(Failure) -> Int32? {
     let shell = try query("#{pane_pid}")
     let children =
-      TextFile.contents(atPath: "/proc/\(shell)/task/\(shell)/children") ?? ""
+      SmallFile.text("/proc/\(shell)/task/\(shell)/children") ?? ""
     return children.split(separator: " ").first.flatMap { Int32($0) }
   }
 
   /// The program's exit status once it has exited (128 + signal when a signal ended it), else `nil`.
   public func exitStatus() -> Int32? {
-    guard let text = TextFile.contents(atPath: statusPath) else { return nil }
+    guard let text = SmallFile.text(statusPath) else { return nil }
     return Int32(text.trimmingCharacters(in: .whitespacesAndNewlines))
   }
 

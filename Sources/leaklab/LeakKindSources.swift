@@ -1,8 +1,8 @@
 #if !LEAKLAB_WITHOUT_LINT
   import Foundation
   import LeakLint
+  import MemoryView
   import ProcessLeaks
-  import TerminalAutomation
 
   /// Where `leaklab lint` finds a leak kind's pattern in the program's
   /// sources (`leaklab leaks --sources DIR`): findings of the kind's lint rule
@@ -22,7 +22,7 @@
       var declarations: [String: String] = [:]
       func text(of file: String) -> String {
         if let known = declarations[file] { return known }
-        let text = TextFile.contents(atPath: file) ?? ""
+        let text = SmallFile.text(file) ?? ""
         declarations[file] = text
         return text
       }

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
+import MemoryView
 import ProcessLeaks
-import TerminalAutomation
 
 #if !LEAKLAB_WITHOUT_LINT
   import LeakLint
@@ -214,7 +214,7 @@ struct LeaksCommand: ParsableCommand {
   private func loadSuppressions() throws -> Suppressions {
     var rules = noDefaultSuppressions ? [] : Suppressions.libraryDefaults.rules
     for file in suppressionFiles {
-      guard let text = TextFile.contents(atPath: file) else {
+      guard let text = SmallFile.text(file) else {
         Self.fail("\(file): cannot read the suppressions file")
       }
       do {

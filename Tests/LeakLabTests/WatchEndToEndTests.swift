@@ -1,5 +1,6 @@
 import Foundation
 import LeakLabTestSupport
+import MemoryView
 import TerminalAutomation
 import Testing
 import TextGrid
@@ -36,7 +37,7 @@ struct WatchEndToEndTests {
   static func request(_ pid: Int32, number: Int, log: String) throws {
     kill(pid, SIGUSR1)
     let deadline = ContinuousClock.now + .seconds(10)
-    while TextFile.contents(atPath: log)?.contains("served \(number)\n") != true {
+    while SmallFile.text(log)?.contains("served \(number)\n") != true {
       guard ContinuousClock.now < deadline else {
         Issue.record("WatchedServer did not serve request \(number)")
         return
