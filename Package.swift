@@ -51,28 +51,35 @@ let package = Package(
     // Time: the scheduler everything waits on, live or manual.
     .target(name: "LeakClock"),
     // "Should have deallocated" checks, lifetime budgets, the summary label.
-    .target(name: "LeakDetector", dependencies: ["LeakClock", "CLeakRuntime"], exclude: ["README.md"]),
+    .target(
+      name: "LeakDetector", dependencies: ["LeakClock", "CLeakRuntime", "LeakLabLocking"],
+      exclude: ["README.md"]),
+    // The one lock: a pthread mutex, which ThreadSanitizer follows (`Synchronization.Mutex` it cannot).
+    .target(name: "LeakLabLocking"),
     .target(name: "CLeakRuntime"),
     // Retain paths, over the runtime's Remote Mirror library used in-process.
     .target(
-      name: "RetainGraph", dependencies: ["CRemoteMirror", "MemoryView", "HeapModel"], exclude: ["README.md"]),
+      name: "RetainGraph", dependencies: ["CRemoteMirror", "MemoryView", "HeapModel", "LeakLabLocking"],
+      exclude: ["README.md"]),
     .target(
       name: "CRemoteMirror",
       linkerSettings: [.linkedLibrary("swiftRemoteMirror"), .linkedLibrary("dl")]
     ),
     // Memory of any process (ours or a pid): maps, images, threads, malloc blocks, roots.
-    .target(name: "MemoryView", dependencies: ["CMemoryView"]),
+    .target(name: "MemoryView", dependencies: ["CMemoryView", "LeakLabLocking"]),
     .target(name: "CMemoryView"),
     // The one heap model: every block of a snapshot typed, its references
     // read exactly where Swift metadata describes them; leaks, root paths,
     // the census read it.
-    .target(name: "HeapModel", dependencies: ["MemoryView", "CMemoryView", "CRemoteMirror"]),
+    .target(
+      name: "HeapModel", dependencies: ["MemoryView", "CMemoryView", "CRemoteMirror", "LeakLabLocking"]),
     // Whole-program leaks (`leaklab leaks`): ptrace, the heap marked from the
     // roots, leaked blocks named by Remote Mirror reading the other process.
     .target(
       name: "ProcessLeaks",
       dependencies: [
         "CProcessLeaks", "CRemoteMirror", "RetainGraph", "MemoryView", "CMemoryView", "HeapModel",
+        "LeakLabLocking",
       ]
     ),
     // The allocation recorder (`--stacks`): a C library preloaded into the
@@ -133,7 +140,7 @@ let package = Package(
       name: "LeakLab",
       dependencies: [
         "Scenarios", "LeakDetector", "LeakClock", "ScreenKit", "RetainGraph", "TextGrid", "StepScripts",
-        "GraphLayout", "RetainGraphDrawing", "ProcessLeaks",
+        "GraphLayout", "RetainGraphDrawing", "ProcessLeaks", "LeakLabLocking",
       ],
       exclude: ["README.md"]
     ),
@@ -141,7 +148,9 @@ let package = Package(
     .target(name: "LeakLabTerminal", dependencies: ["CNcurses", "TextGrid"]),
     .target(name: "CNcurses", linkerSettings: [.linkedLibrary("ncursesw")]),
     // Driving a terminal program from outside: tmux sessions, child processes, the step-script driver.
-    .target(name: "TerminalAutomation", dependencies: ["CSpawn", "MemoryView", "StepScripts", "TextGrid"]),
+    .target(
+      name: "TerminalAutomation",
+      dependencies: ["CSpawn", "MemoryView", "StepScripts", "TextGrid", "LeakLabLocking"]),
     .target(name: "CSpawn"),
     // The command line: the app, list, check, explain, run, oracle, leaks.
     .executableTarget(
@@ -149,6 +158,7 @@ let package = Package(
       dependencies: [
         "LeakLab", "LeakLabTerminal", "TerminalAutomation", "Scenarios", "StepScripts", "TextGrid",
         "LeakDetector", "LeakClock", "MemcheckOracle", "MemoryView", "ProcessLeaks", "LeakLint",
+        "LeakLabLocking",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
@@ -227,7 +237,7 @@ let package = Package(
     // Shared by several test targets: snapshots, built executables, LeakTesting fixtures.
     .target(
       name: "LeakLabTestSupport",
-      dependencies: ["TextGrid", "LeakDetector", "LeakClock", "ScreenKit", "MemoryView"],
+      dependencies: ["TextGrid", "LeakDetector", "LeakClock", "ScreenKit", "MemoryView", "LeakLabLocking"],
       path: "Tests/TestSupport"
     ),
     .testTarget(name: "LeakClockTests", dependencies: ["LeakClock"]),
@@ -238,6 +248,7 @@ let package = Package(
       name: "RetainGraphTests",
       dependencies: [
         "RetainGraph", "HeapModel", "MemoryView", "CMemoryViewTestSupport", "LeakLabTestSupport",
+        "LeakLabLocking",
       ]),
     // Hand-built C structures for the MemoryView tests (lists, trees, blocks on other threads).
     .target(name: "CMemoryViewTestSupport", path: "Tests/CMemoryViewTestSupport"),
@@ -254,7 +265,9 @@ let package = Package(
     ),
     .testTarget(
       name: "LeakTestingTests",
-      dependencies: ["LeakTesting", "LeakDetector", "LeakClock", "ScreenKit", "LeakLabTestSupport"]
+      dependencies: [
+        "LeakTesting", "LeakDetector", "LeakClock", "ScreenKit", "LeakLabTestSupport", "LeakLabLocking",
+      ]
     ),
     .testTarget(
       name: "LeakTestingXCTests",
@@ -288,6 +301,7 @@ let package = Package(
       dependencies: [
         "LeakLab", "Scenarios", "LeakDetector", "LeakClock", "ScreenKit", "TextGrid", "LeakLabTerminal",
         "TerminalAutomation", "LeakLabTestSupport", "StepScripts", "GraphLayout", "MemoryView",
+        "LeakLabLocking",
       ],
       exclude: ["__Snapshots__"]
     ),

@@ -1,5 +1,5 @@
+import LeakLabLocking
 import MemoryView
-import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -12,7 +12,7 @@ import Synchronization
 /// demangled by the runtime and shortened to what a developer would write.
 /// Without a symbol table (a stripped binary) the name is plain `closure`.
 package enum ClosureNames {
-  private static let cache = Mutex<[UInt: String]>([:])
+  private static let cache = Locked<[UInt: String]>([:])
 
   /// The display name of the closure whose function is at `function` in this process.
   package static func name(of function: UInt) -> String {

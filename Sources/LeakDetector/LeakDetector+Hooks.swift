@@ -1,4 +1,4 @@
-import Synchronization
+import LeakLabLocking
 
 /// The detector's callbacks, guarded by their own mutex so they are never
 /// called while the detector's state is locked.

@@ -1,4 +1,5 @@
 import LeakClock
+import LeakLabLocking
 import Synchronization
 
 /// Finds objects that outlive the moment they should have deallocated.
@@ -56,7 +57,7 @@ public final class LeakDetector: Sendable {
   public let configuration: Configuration
 
   let state: Locked<DetectorState>
-  let hooks = Mutex(Hooks())
+  let hooks = Locked(Hooks())
   let subscriberCount = Atomic<Int>(0)
   /// The configuration's grace delay in nanoseconds, converted once.
   let graceDelayNanoseconds: Int64

@@ -1,12 +1,12 @@
 import LeakDetector
-import Synchronization
+import LeakLabLocking
 
 /// Detector events waiting to become log lines.
 ///
 /// The detector calls subscribers on the thread that caused the event; the
 /// inbox takes them from any thread and the model drains it on the main actor.
 final class EventInbox: Sendable {
-  private let events = Mutex<[LeakEvent]>([])
+  private let events = Locked<[LeakEvent]>([])
 
   /// Adds an event; called from the detector's subscription.
   func post(_ event: LeakEvent) {
@@ -27,7 +27,7 @@ final class EventInbox: Sendable {
 
 /// What `leaklab trap` printed in its child process, waiting for the log.
 final class TrapInbox: Sendable {
-  private let messages = Mutex<[String]>([])
+  private let messages = Locked<[String]>([])
 
   /// Adds a message; called from the background thread that ran the child.
   func post(_ message: String) {

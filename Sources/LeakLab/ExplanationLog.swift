@@ -1,5 +1,5 @@
+import LeakLabLocking
 import RetainGraph
-import Synchronization
 
 /// The current run's retain-path explanations, whole, as the explainer makes
 /// them: the app turns them into each leak's graph.
@@ -8,7 +8,7 @@ import Synchronization
 /// answer found later replaces that object's explanation. The model reads
 /// the log on the main actor.
 final class ExplanationLog: Sendable {
-  private let explanations = Mutex<(all: [Explanation], version: Int)>(([], 0))
+  private let explanations = Locked<(all: [Explanation], version: Int)>(([], 0))
 
   /// Adds an explanation, or replaces the one of the same object; called from the explainer.
   func append(_ explanation: Explanation) {

@@ -1,12 +1,12 @@
 import CMemoryView
-import Synchronization
+import LeakLabLocking
 
 #if canImport(Glibc)
   import Glibc
 #endif
 
 /// This process's images, and the dynamic linker's load count when they were read.
-private let ownImageList = Mutex<(list: ImageList?, loads: UInt64)?>(nil)
+private let ownImageList = Locked<(list: ImageList?, loads: UInt64)?>(nil)
 
 /// The ELF images loaded in a process, found from its mappings.
 public struct ImageList: Sendable {

@@ -1,5 +1,5 @@
 import CMemoryView
-import Synchronization
+import LeakLabLocking
 
 #if canImport(Glibc)
   import Glibc
@@ -135,7 +135,7 @@ public final class ScratchBuffer<Element: BitwiseCopyable> {
 
 /// The mappings the scan made for itself, process-wide: never roots.
 package enum ScratchMappings {
-  private static let live = Mutex<[Range<UInt>]>([])
+  private static let live = Locked<[Range<UInt>]>([])
 
   package static func map(bytes: Int) -> UnsafeMutableRawPointer {
     guard let pointer = mv_mapScratch(bytes) else {

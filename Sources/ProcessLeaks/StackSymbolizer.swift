@@ -1,8 +1,8 @@
 import CMemoryView
 import Foundation
 import HeapModel
+import LeakLabLocking
 import MemoryView
-import Synchronization
 
 /// One frame of an allocation stack, named: the function, and the file and
 /// line when the image has debug information.
@@ -90,7 +90,7 @@ public struct StackSymbolizer {
   /// (`leaklab watch` names the same stacks at every snapshot). An address
   /// keeps its name while its image stays mapped where it is.
   public final class Cache: Sendable {
-    private let named = Mutex<[UInt: [SourceFrame]]>([:])
+    private let named = Locked<[UInt: [SourceFrame]]>([:])
 
     public init() {}
 

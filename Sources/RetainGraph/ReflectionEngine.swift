@@ -1,5 +1,6 @@
 import CRemoteMirror
 import HeapModel
+import LeakLabLocking
 
 /// A search result read under the engine's lock, before names are given.
 struct SearchReport: Sendable {
@@ -20,7 +21,7 @@ struct SearchReport: Sendable {
 /// 5 ms of lazy work on first use), so every explainer shares one per read
 /// mode and holds the lock for a whole search.
 final class ReflectionEngine: Sendable {
-  let session: PthreadLocked<ReflectionSession>
+  let session: Locked<ReflectionSession>
 
   /// Safe reads (`process_vm_readv`), or nil when the library cannot be initialised.
   static let safe = ReflectionEngine(safeReads: true)
@@ -29,13 +30,13 @@ final class ReflectionEngine: Sendable {
 
   /// The engines made so far, in the order they were made (the order their
   /// locks are taken together in).
-  private static let made = PthreadLocked<[ReflectionEngine]>([])
+  private static let made = Locked<[ReflectionEngine]>([])
 
   private init?(safeReads: Bool) {
     guard let types = SwiftTypes(ownProcess: safeReads) else { return nil }
     let session = ReflectionSession(types: types, safeReads: safeReads)
     guard session.passesSelfCheck() else { return nil }
-    self.session = PthreadLocked(session)
+    self.session = Locked(session)
     Self.made.withLock { $0.append(self) }
   }
 

@@ -1,5 +1,6 @@
 import CRemoteMirror
 import HeapModel
+import LeakLabLocking
 import MemoryView
 
 #if canImport(Glibc)
@@ -51,7 +52,7 @@ public final class RetainExplainer: Sendable {
   public let searchesMemoryBesideCycles: Bool
   private let naming: (@Sendable (AnyObject) -> String?)?
   private let engine: ReflectionEngine?
-  private let roots = PthreadLocked<[Root]>([])
+  private let roots = Locked<[Root]>([])
 
   /// A weakly held root. `@unchecked Sendable`: every stored property is
   /// immutable except the weak reference, which the runtime reads and

@@ -1,6 +1,6 @@
 import Foundation
+import LeakLabLocking
 import StepScripts
-import Synchronization
 
 /// Runs step scripts against the real app side by side: each script in its
 /// own copy of the app in its own private tmux server, `jobs` at a time.
@@ -26,7 +26,7 @@ public enum TerminalScriptRunner {
     _ scripts: [StepScript], executable: String, scenarioIDs: [String], jobs: Int,
     report: @escaping @Sendable (Outcome) -> Void = { _ in }
   ) -> [Outcome] {
-    let state = Mutex(Progress(count: scripts.count))
+    let state = Locked(Progress(count: scripts.count))
     let slots = DispatchSemaphore(value: max(1, jobs))
     let group = DispatchGroup()
     for (index, script) in scripts.enumerated() {

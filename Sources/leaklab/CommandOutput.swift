@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import LeakLabLocking
 
 #if canImport(Glibc)
   import Glibc
@@ -26,7 +26,7 @@ enum CommandOutput {
   static let writeFailureStatus: Int32 = 74
 
   /// The first error (`errno`) of a write to stdout, if any.
-  private static let failure = Mutex<Int32?>(nil)
+  private static let failure = Locked<Int32?>(nil)
 
   /// Ignores SIGPIPE, so that writing to a closed pipe fails with EPIPE instead
   /// of killing the process, and notes a stdout that was closed before the

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Dispatch
 import Foundation
-import Synchronization
+import LeakLabLocking
 
 /// `leaklab heap-oracle`: `leaklab heap` checked against the growth
 /// fixtures' own counts of their live objects — GrowingHeap (built beside
@@ -78,7 +78,7 @@ struct HeapOracleCommand: ParsableCommand {
     let leaklab = directory.appendingPathComponent("leaklab").path
     let judged = programs
     let requests = requests
-    let results = Mutex<[HeapOracleRun?]>(Array(repeating: nil, count: programs.count))
+    let results = Locked<[HeapOracleRun?]>(Array(repeating: nil, count: programs.count))
     DispatchQueue.concurrentPerform(iterations: programs.count) { index in
       let run = HeapOracleRun.judge(judged[index], leaklab: leaklab, requests: requests)
       results.withLock { $0[index] = run }

@@ -1,9 +1,9 @@
 import ArgumentParser
 import Dispatch
 import Foundation
+import LeakLabLocking
 import MemcheckOracle
 import Scenarios
-import Synchronization
 
 /// `leaklab leaks-oracle`: `leaklab leaks` checked against valgrind memcheck
 /// on the same programs — the leak fixtures in both forms and, with
@@ -85,7 +85,7 @@ struct LeaksOracleCommand: ParsableCommand {
     }
     let leaklab = directory.appendingPathComponent("leaklab").path
     let judged = programs
-    let results = Mutex<[Result<LeaksOracleRow, any Error>?]>(Array(repeating: nil, count: programs.count))
+    let results = Locked<[Result<LeaksOracleRow, any Error>?]>(Array(repeating: nil, count: programs.count))
     DispatchQueue.concurrentPerform(iterations: programs.count) { index in
       let row = Result { try LeaksOracleRow.judge(judged[index], leaklab: leaklab, memcheck: memcheck) }
       results.withLock { $0[index] = row }

@@ -3,10 +3,10 @@ import Dispatch
 import Foundation
 import LeakClock
 import LeakLab
+import LeakLabLocking
 import MemcheckOracle
 import Scenarios
 import StepScripts
-import Synchronization
 
 /// `leaklab oracle [ID…] [--mode M]`: LeakLab's verdicts checked against
 /// valgrind memcheck, a judge nobody on the team wrote.
@@ -63,7 +63,7 @@ struct OracleCommand: ParsableCommand {
       return paths
     }
 
-    let results = Mutex<[Result<OracleRow, any Error>?]>(Array(repeating: nil, count: runs.count))
+    let results = Locked<[Result<OracleRow, any Error>?]>(Array(repeating: nil, count: runs.count))
     DispatchQueue.concurrentPerform(iterations: runs.count) { index in
       let (scenario, mode) = runs[index]
       let row = Result {
@@ -114,7 +114,7 @@ struct OracleCommand: ParsableCommand {
   {
     let scheduler = ManualScheduler()
     let harness = ScenarioHarness(scheduler: scheduler)
-    let paths = Mutex<[String: DetectorClaim.Leak.Path]>([:])
+    let paths = Locked<[String: DetectorClaim.Leak.Path]>([:])
     harness.explainRetainPaths { explanation in
       let path: DetectorClaim.Leak.Path =
         switch explanation.verdict {

@@ -1,6 +1,6 @@
 import Foundation
+import LeakLabLocking
 import LeakLabTestSupport
-import Synchronization
 
 /// The `leaklab` executable built next to the test bundle.
 enum LeakLabBinary {
@@ -44,7 +44,7 @@ enum LeakLabBinary {
   /// the test waits on the other (64 kB of errors, say) would otherwise never
   /// finish, and neither would the test.
   static func readBoth(_ output: Pipe?, _ error: Pipe?) -> (output: Data, error: Data) {
-    let errorData = Mutex(Data())
+    let errorData = Locked(Data())
     let reader = DispatchGroup()
     if let handle = error?.fileHandleForReading {
       DispatchQueue.global().async(group: reader) {

@@ -1,10 +1,10 @@
+import LeakLabLocking
 import LeakLabTestSupport
-import Synchronization
 import Testing
 
 /// The issues a block recorded: their comments and lines.
 final class RecordedIssues: Sendable {
-  private let storage = Mutex<[(message: String, line: Int?)]>([])
+  private let storage = Locked<[(message: String, line: Int?)]>([])
 
   func append(_ issue: Issue) {
     let message = issue.comments.map(\.rawValue).joined(separator: "\n")

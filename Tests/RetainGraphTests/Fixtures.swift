@@ -1,5 +1,5 @@
+import LeakLabLocking
 import RetainGraph
-import Synchronization
 
 // Hand-built object graphs for the tests. Every test builds its own.
 
@@ -58,8 +58,8 @@ final class AlertScreen {
 
 /// Names instances `TypeName#n` in the order first seen, like LeakLab's detector.
 final class InstanceNames: Sendable {
-  private let names = Mutex<[ObjectIdentifier: String]>([:])
-  private let counts = Mutex<[String: Int]>([:])
+  private let names = Locked<[ObjectIdentifier: String]>([:])
+  private let counts = Locked<[String: Int]>([:])
 
   func name(_ object: AnyObject) -> String {
     let identifier = ObjectIdentifier(object)

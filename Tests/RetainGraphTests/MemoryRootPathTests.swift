@@ -1,9 +1,9 @@
 import CMemoryViewTestSupport
 import Dispatch
 import Foundation
+import LeakLabLocking
 import LeakLabTestSupport
 import MemoryView
-import Synchronization
 import Testing
 
 @testable import HeapModel
@@ -96,7 +96,7 @@ struct MemoryRootPathTests {
   @Test func anObjectOnlyAnotherThreadsLocalHoldsIsNamedInTheReasonNotBelievedAsARoot() throws {
     let started = DispatchSemaphore(value: 0)
     let finish = DispatchSemaphore(value: 0)
-    let handOver = Mutex<Held?>(nil)
+    let handOver = Locked<Held?>(nil)
     let thread = Thread {
       let held = Held()
       handOver.withLock { $0 = held }

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import LeakLabLocking
 
 /// Graphviz's `dot`, run on DOT text (the Debian package `graphviz`;
 /// `make deps` installs it).
@@ -28,7 +28,7 @@ public enum Graphviz {
     // The input is written and the error read while the SVG is read: done
     // one after the other, a large graph fills a pipe and nothing finishes.
     let writer = DispatchGroup()
-    let message = Mutex(Data())
+    let message = Locked(Data())
     DispatchQueue.global().async(group: writer) { [input] in
       input.fileHandleForWriting.write(Data(dot.utf8))
       try? input.fileHandleForWriting.close()
