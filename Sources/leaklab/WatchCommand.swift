@@ -26,7 +26,7 @@ struct WatchCommand: ParsableCommand {
       the header says how long) and shows its types with their count, change since the mark and \
       recent counts, its leaks grouped as `leaklab leaks` groups them, and the selected type's \
       instances; Enter says why one is alive. A program given after -- is started with its output \
-      in a file (--program-output, else one in the temporary directory) and stopped with SIGTERM when \
+      in a file (--program-output, else one in the temporary directory, removed if empty) and stopped with SIGTERM when \
       the app quits; a process given with --pid runs on. With --stacks, the program runs under the \
       allocation recorder (as with `leaklab leaks --stacks`): the instances pane and the explain view \
       say where the instances were allocated. Needs ptrace and a terminal of at least 80×24.
@@ -93,6 +93,14 @@ struct WatchCommand: ParsableCommand {
       ).path
   }
 
+  /// Removes the output file leaklab chose when the program wrote nothing
+  /// to it: an empty log is nothing to keep in the temporary directory.
+  private static func removeIfEmpty(_ path: String) {
+    var status = stat()
+    guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_size == 0 else { return }
+    unlink(path)
+  }
+
   /// Exits with one line and status 2 when the app cannot run in this terminal.
   private static func checkTerminal() {
     do throws(TerminalError) {
@@ -120,6 +128,7 @@ struct WatchCommand: ParsableCommand {
       }
     }
     process.stop()
+    if programOutput == nil { Self.removeIfEmpty(programOutputPath) }
     if let failure {
       CommandOutput.error("\(failure)")
       CommandOutput.exit(2)

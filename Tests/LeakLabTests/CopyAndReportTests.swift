@@ -1,5 +1,6 @@
 import Foundation
 import LeakClock
+import LeakLabTestSupport
 import Scenarios
 import Testing
 import TextGrid
@@ -9,14 +10,14 @@ import TextGrid
 /// `y` copies a retain path (OSC 52 through the terminal layer); `r` writes the run's report.
 @MainActor
 @Suite struct CopyAndReportTests {
-  let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-    "leaklab-report-test-\(UUID().uuidString)")
+  /// Where `r` writes: removed when the test ends.
+  let folder = TemporaryFolder("leaklab-report-test")
+  var directory: URL { folder.url }
   let model: AppModel
   let scheduler = ManualScheduler()
 
-  init() throws {
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    model = AppModel(catalogue: Catalogue.all, scheduler: scheduler, reportDirectory: directory)
+  init() {
+    model = AppModel(catalogue: Catalogue.all, scheduler: scheduler, reportDirectory: folder.url)
   }
 
   func leakAlertScenario() {

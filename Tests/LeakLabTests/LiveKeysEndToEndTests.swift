@@ -10,12 +10,12 @@ import TextGrid
 /// reaches the clipboard, `r` writes a file, `/` filters, Tab focuses, the mouse clicks.
 @Suite(.enabled(if: TmuxSession.isAvailable, "tmux is not installed (apt-get install tmux)"))
 struct LiveKeysEndToEndTests {
-  let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-    "leaklab-live-keys-\(UUID().uuidString)")
+  /// Where `r` writes: removed when the test ends.
+  let folder = TemporaryFolder("leaklab-live-keys")
+  var directory: URL { folder.url }
 
   /// `leaklab` started in `directory` (where `r` writes), at 120×40.
   func start() throws -> TmuxSession {
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     let session = try TmuxSession(
       command: ["sh", "-c", "cd \"$1\" && exec \"$2\"", "sh", directory.path, LeakLabBinary.path],
       size: Size(width: 120, height: 40), environment: ["LEAKLAB_TOUR": "off"])

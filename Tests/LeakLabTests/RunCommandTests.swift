@@ -1,16 +1,15 @@
 import Foundation
+import LeakLabTestSupport
 import Testing
 
 /// `leaklab run` and `leaklab explain` as a user runs them: exit status and output.
 @Suite struct RunCommandTests {
-  /// Writes `text` to a fresh script file and returns its path.
+  /// The test's script, removed when it ends.
+  let folder = TemporaryFolder("leaklab-run")
+
+  /// Writes `text` to a script file and returns its path.
   func script(_ text: String, name: String = "test.leaklab") throws -> String {
-    let directory = FileManager.default.temporaryDirectory
-      .appendingPathComponent("leaklab-run-\(UUID().uuidString.prefix(8))")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    let path = directory.appendingPathComponent(name).path
-    try text.write(toFile: path, atomically: true, encoding: .utf8)
-    return path
+    try folder.write(text, to: name)
   }
 
   @Test func aPassingScriptPrintsEachStepWithItsLabelAndExitsZero() throws {

@@ -1,14 +1,17 @@
 import Foundation
+import LeakLabTestSupport
 import Testing
 
 /// Hostile and unusual step-script input through `leaklab run`: each case is a
 /// one-line error with a reason and status 2, or runs as intended, never a
 /// crash, a hang, or raw control characters on the user's terminal.
 @Suite struct ScriptInputTests {
-  /// A fresh directory for one test's files.
+  /// The test's files, removed when it ends.
+  let folder = TemporaryFolder("leaklab-input")
+
+  /// A fresh directory for one file (a test may write several of one name).
   func directory() throws -> URL {
-    let directory = FileManager.default.temporaryDirectory
-      .appendingPathComponent("leaklab-input-\(UUID().uuidString.prefix(8))")
+    let directory = folder.file(String(UUID().uuidString.prefix(8)))
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     return directory
   }

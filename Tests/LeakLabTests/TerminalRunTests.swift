@@ -10,15 +10,11 @@ import Testing
 /// session, and prints them in file order.
 @Suite(.enabled(if: TmuxSession.isAvailable, "tmux is not installed (apt-get install tmux)"))
 struct TerminalRunTests {
+  /// The test's scripts, removed when it ends.
+  let folder = TemporaryFolder("leaklab-terminal-run")
+
   func write(_ scripts: [(String, String)]) throws -> [String] {
-    let directory = FileManager.default.temporaryDirectory
-      .appendingPathComponent("leaklab-terminal-run-\(UUID().uuidString.prefix(8))")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    return try scripts.map { name, text in
-      let path = directory.appendingPathComponent(name).path
-      try text.write(toFile: path, atomically: true, encoding: .utf8)
-      return path
-    }
+    try scripts.map { name, text in try folder.write(text, to: name) }
   }
 
   /// Real time in the real app: an instrumented build (`make test-asan`,

@@ -1,5 +1,6 @@
 import Foundation
 import LeakClock
+import LeakLabTestSupport
 import Scenarios
 import Testing
 import TextGrid
@@ -10,8 +11,9 @@ import TextGrid
 /// remembered once finished or hidden (issue 26, "What a learner needs").
 @MainActor
 @Suite struct TourTests {
-  let memory = FileManager.default.temporaryDirectory
-    .appendingPathComponent("leaklab-tour-\(UUID().uuidString)/tour-done")
+  /// Where the tour is remembered (in a folder the app creates): removed when the test ends.
+  let folder = TemporaryFolder("leaklab-tour")
+  var memory: URL { folder.file("state/tour-done") }
   let scheduler = ManualScheduler()
 
   func app() -> AppModel {

@@ -155,8 +155,14 @@ struct WatchEndToEndTests {
       size: Size(width: 80, height: 24))
     defer { session.kill() }
     try session.waitFor(text: "is not a Swift program", timeout: .seconds(30))
+    let watcher = try #require(try session.programProcessID())
+    // The program's output went to a file leaklab chose; sleep wrote nothing to it.
+    let log = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "leaklab-watch-sleep-\(watcher).log")
+    #expect(FileManager.default.fileExists(atPath: log.path))
     try session.sendKeys("q")
     #expect(try session.waitForExit() == 0)
+    #expect(!FileManager.default.fileExists(atPath: log.path), "an empty log is removed when the app ends")
   }
 
   @Test func aProcessThatDoesNotExistIsOneLineAndStatus2() throws {

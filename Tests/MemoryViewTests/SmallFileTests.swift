@@ -1,4 +1,5 @@
 import Foundation
+import LeakLabTestSupport
 import Testing
 
 @testable import MemoryView
@@ -8,28 +9,17 @@ import Testing
 /// Linux, and the ASan lane's LeakSanitizer fails the run on such a leak
 /// (it did, on a status file polled before the shell wrote it).
 @Suite struct SmallFileTests {
-  let directory: String = {
-    let path = NSTemporaryDirectory() + "leaklab-smallfile-\(UUID().uuidString)"
-    try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    return path
-  }()
-
-  func write(_ text: String, named name: String) throws -> String {
-    let path = directory + "/" + name
-    try text.write(toFile: path, atomically: false, encoding: .utf8)
-    return path
-  }
+  /// The test's files, removed when it ends.
+  let folder = TemporaryFolder("leaklab-smallfile")
 
   @Test func anEmptyFileIsEmptyTextEveryTime() throws {
-    let path = try write("", named: "empty")
-    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let path = try folder.write("", to: "empty")
     for _ in 0..<100 { #expect(SmallFile.text(path) == "") }
   }
 
   @Test func aFileLargerThanOneReadComesWhole() throws {
     let text = String(repeating: "0123456789abcdef", count: 1000) + "end\n"
-    let path = try write(text, named: "large")
-    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let path = try folder.write(text, to: "large")
     #expect(SmallFile.text(path) == text)
   }
 
@@ -40,8 +30,7 @@ import Testing
   }
 
   @Test func aMissingFileOrADirectoryIsNil() throws {
-    defer { try? FileManager.default.removeItem(atPath: directory) }
-    #expect(SmallFile.text(directory + "/missing") == nil)
-    #expect(SmallFile.text(directory) == nil)
+    #expect(SmallFile.text(folder.file("missing").path) == nil)
+    #expect(SmallFile.text(folder.path) == nil)
   }
 }
