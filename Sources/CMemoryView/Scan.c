@@ -98,3 +98,47 @@ void mv_fillBackward(const uint32_t *targets, const uint32_t *outStart, size_t b
   memmove(inStart + 1, inStart, blocks * sizeof(uint32_t));
   inStart[0] = 0;
 }
+
+MVChunkWalkStop mv_walkChunks(MVChunkWalk *walk, const uint8_t *window, uintptr_t base, size_t count) {
+  const uintptr_t end = walk->end, windowEnd = base + count;
+  uintptr_t chunk = walk->chunk;
+  MVChunkWalkStop stop = MVChunkWalkWindowEnd;
+  // A chunk is read here when its header (chunk + 8) is in the window, and
+  // kept when its first two user words (to chunk + 32) are too.
+  while (chunk + walk->headerSize <= end && chunk + 8 >= base && chunk + 16 <= windowEnd) {
+    uintptr_t header, firstWord, keyWord;
+    memcpy(&header, window + (chunk + 8 - base), 8);
+    uintptr_t size = header & ~walk->flagBits;
+    if (walk->previous >= 0 && (header & walk->previousInUse) != 0) walk->flags[walk->previous] |= walk->inUseFlag;
+    if (walk->topIsHere ? chunk == walk->top
+                        : (chunk + size == end || (size > end - chunk && size % walk->alignment == 0))) {
+      stop = MVChunkWalkTop;
+      break;
+    }
+    if (size == walk->headerSize && walk->stopsAtFencepost) {
+      stop = MVChunkWalkFencepost;
+      break;
+    }
+    if (size < walk->minimumChunk || size % walk->alignment != 0 || size > end - chunk) {
+      stop = MVChunkWalkInconsistent;
+      break;
+    }
+    if (chunk + 32 > windowEnd) break;
+    if (walk->count == walk->capacity) {
+      stop = MVChunkWalkFull;
+      break;
+    }
+    memcpy(&firstWord, window + (chunk + 16 - base), 8);
+    memcpy(&keyWord, window + (chunk + 24 - base), 8);
+    size_t index = walk->count++;
+    walk->addresses[index] = chunk;
+    walk->sizes[index] = size;
+    walk->flags[index] = walk->origin | (size == walk->tcacheChunkSize ? walk->tcacheCandidateFlag : 0);
+    walk->keyWords[index] = keyWord;
+    walk->firstWords[index] = firstWord;
+    walk->previous = (int64_t)index;
+    chunk += size;
+  }
+  walk->chunk = chunk;
+  return stop;
+}

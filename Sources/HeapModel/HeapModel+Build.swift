@@ -48,7 +48,7 @@ extension HeapModel {
     let foundation: LoadedImage?
     /// Whether references are read (``HeapModel/Scope/full``), or blocks only typed.
     let readsReferences: Bool
-    static let windowSize = 1 << 20
+    static let windowSize = WindowedReader.defaultCapacity
 
     init(model: HeapModel) {
       self.model = model
@@ -89,7 +89,6 @@ extension HeapModel {
       if readsReferences {
         assignSlabOwners()
         dropUnheldEdges()
-        countExactReferences()
         buildBackwardIndex()
       } else {
         model.inStart.fillWithZeros(count: count + 1)

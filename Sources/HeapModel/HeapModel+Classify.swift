@@ -278,13 +278,16 @@ extension HeapModel.Builder {
   /// side table's words but its pointer back (marked ``EdgeKind/back``), a
   /// task's words but those into closure contexts and its frames' slabs,
   /// words into a task's frames from anything but their task or its other slabs,
-  /// and every edge into free memory.
+  /// and every edge into free memory. Counts, in the same pass, each
+  /// block's exact strong referrers (to its start) among the edges kept.
   mutating func dropUnheldEdges() {
     let count = heap.count
     let starts = model.outStart.base!
     let targets = model.outTargets.base!
     let infos = model.outInfos.base!
     let kinds = model.kinds.base!
+    let counted = model.exactStrongIn.base!
+    let strong = UInt32(EdgeKind.strong.rawValue)
     var written = 0
     for source in 0..<count {
       let begin = Int(starts[source])
@@ -315,7 +318,11 @@ extension HeapModel.Builder {
         default:
           break
         }
-        targets[written] = targets[position]
+        let rawTarget = targets[position]
+        if rawTarget & HeapModel.interiorBit == 0, info & HeapModel.kindMask == strong {
+          counted[target] += 1
+        }
+        targets[written] = rawTarget
         infos[written] = info
         written += 1
       }
@@ -325,34 +332,14 @@ extension HeapModel.Builder {
     model.outInfos.truncate(to: written)
   }
 
-  /// Counts each block's exact strong referrers (to its start).
-  mutating func countExactReferences() {
-    let total = model.outTargets.count
-    let targets = model.outTargets.base
-    let infos = model.outInfos.base
-    let counted = model.exactStrongIn.base!
-    for position in 0..<total {
-      let target = targets![position]
-      guard target & HeapModel.interiorBit == 0,
-        infos![position] & HeapModel.kindMask == UInt32(EdgeKind.strong.rawValue)
-      else {
-        continue
-      }
-      counted[Int(target)] += 1
-    }
-    let counts = model.strongCounts.base!
-    for block in 0..<heap.count
-    where counts[block] != HeapModel.unknownCount && counted[block] > counts[block] {
-      model.figures.overcounted += 1
-    }
-  }
-
   /// Builds the backward index for what the model's build asks of it: the
   /// referrers of every block but the Swift objects whose exact references
   /// account for their whole strong count (no other word can hold those,
   /// so nothing asks who else points at them until a path is asked for,
   /// ``HeapModel/edges(into:)``). In a heap of 10⁶ Swift objects that is
   /// almost none of them (the analysis' median CPU 221 → 189 ms, 20 MB less).
+  /// Counts, in the same pass, the objects with more exact strong referrers
+  /// than their strong count (``Figures/overcounted``).
   mutating func buildBackwardIndex() {
     let count = heap.count
     let kinds = model.kinds.base!
@@ -361,12 +348,14 @@ extension HeapModel.Builder {
     let wanted = ScratchBuffer<UInt8>()
     wanted.fill(1, count: count)
     let marks = wanted.base!
-    for block in 0..<count
-    where counts[block] != HeapModel.unknownCount && counts[block] <= exact[block]
-      && BlockKind(rawValue: kinds[block])?.isSwiftObject == true
-    {
-      marks[block] = 0
+    var overcounted = 0
+    for block in 0..<count where counts[block] != HeapModel.unknownCount {
+      let strong = counts[block]
+      let found = exact[block]
+      if found > strong { overcounted += 1 }
+      if strong <= found && BlockKind(rawValue: kinds[block])?.isSwiftObject == true { marks[block] = 0 }
     }
+    model.figures.overcounted += overcounted
     model.fillBackwardIndex(wanted: marks)
   }
 }

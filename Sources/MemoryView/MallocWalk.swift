@@ -1,3 +1,5 @@
+import CMemoryView
+
 /// Bits of a chunk's flags during a walk (bits 0–1 hold its origin).
 @usableFromInline enum ChunkFlag {
   static let inUse: UInt8 = 8
@@ -232,37 +234,66 @@ struct MallocWalk {
       : heap.firstChunk + MallocLayout.heapMaximum * 16
     let topIsHere = top.map { $0 >= heap.firstChunk && $0 < limit } ?? false
     if let top, topIsHere { end = max(end, top + MallocLayout.headerSize) }
-    var chunk = heap.firstChunk
-    var previous: Int?
-    while chunk + MallocLayout.headerSize <= end {
-      guard let header = reader.word(at: chunk + 8, limit: end) else {
-        report.notes.append("unreadable chunk header at \(hex(chunk))")
-        return chunk
-      }
-      let size = header & ~MallocLayout.flagBits
-      if let previous, header & MallocLayout.previousInUse != 0 { chunkFlag[previous] |= ChunkFlag.inUse }
-      if topIsHere
-        ? chunk == top : (chunk + size == end || (size > end - chunk && size % MallocLayout.alignment == 0))
-      {
+    // The chunks are read in C, a window at a time (mv_walkChunks); this
+    // loop copies the next window when the walk reaches the end of one.
+    var state = MVChunkWalk()
+    state.end = end
+    state.top = top ?? 0
+    state.topIsHere = topIsHere
+    state.stopsAtFencepost = heap.origin == .otherArena
+    state.origin = origin
+    state.tcacheCandidateFlag = ChunkFlag.tcacheCandidate
+    state.inUseFlag = ChunkFlag.inUse
+    state.headerSize = MallocLayout.headerSize
+    state.minimumChunk = MallocLayout.minimumChunk
+    state.alignment = MallocLayout.alignment
+    state.flagBits = MallocLayout.flagBits
+    state.previousInUse = MallocLayout.previousInUse
+    state.tcacheChunkSize = MallocLayout.tcacheChunkSize
+    state.previous = -1
+    state.chunk = heap.firstChunk
+    var reloadedAt: UInt?
+    while true {
+      state.addresses = chunkAddress
+      state.sizes = chunkSize
+      state.flags = chunkFlag
+      state.keyWords = chunkKeyWord
+      state.firstWords = chunkFirstWord
+      state.count = chunkCount
+      state.capacity = chunks.capacity
+      let window = reader.bytes
+      let stop = mv_walkChunks(
+        &state, window.baseAddress?.assumingMemoryBound(to: UInt8.self), reader.base, window.count)
+      chunkCount = state.count
+      let chunk = state.chunk
+      switch stop {
+      case MVChunkWalkTop:
         if heap.origin == .mainArena { mainTop = chunk }
         return chunk
-      }
-      // A fencepost: the end of an arena's older heap.
-      if size == MallocLayout.headerSize, heap.origin == .otherArena { return chunk }
-      guard size >= MallocLayout.minimumChunk, size % MallocLayout.alignment == 0, size <= end - chunk else {
+      case MVChunkWalkFencepost:
+        return chunk
+      case MVChunkWalkInconsistent:
+        let size = (reader.word(at: chunk + 8, limit: end) ?? 0) & ~MallocLayout.flagBits
         report.notes.append(
           "inconsistent chunk header at \(hex(chunk)) (size \(size)) in a heap ending at \(hex(heap.end))")
         return chunk
+      case MVChunkWalkFull:
+        // A live heap can grow past the bound reserved from the map.
+        growTables()
+        continue
+      default:
+        break
       }
-      var flags = origin
-      let firstWord = reader.word(at: chunk + 16, limit: end) ?? 0
-      let keyWord = reader.word(at: chunk + 24, limit: end) ?? 0
-      if size == MallocLayout.tcacheChunkSize { flags |= ChunkFlag.tcacheCandidate }
-      previous = append(chunk: chunk, size: size, flags: flags, keyWord: keyWord, firstWord: firstWord)
-      chunk += size
+      guard chunk + MallocLayout.headerSize <= end else { break }
+      // The chunk's words are past the window: copy the next one from its header.
+      guard reloadedAt != chunk, reader.load(chunk + 8, limit: max(end, chunk + 32)) >= 8 else {
+        report.notes.append("unreadable chunk header at \(hex(chunk))")
+        return chunk
+      }
+      reloadedAt = chunk
     }
     report.notes.append("the heap ending at \(hex(heap.end)) has no top chunk where expected")
-    return chunk
+    return state.chunk
   }
 
   @discardableResult

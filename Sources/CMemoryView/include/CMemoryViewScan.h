@@ -65,6 +65,43 @@ size_t mv_countBackward(const uint32_t *targets, const uint32_t *outStart, size_
 void mv_fillBackward(const uint32_t *targets, const uint32_t *outStart, size_t blocks, const uint8_t *wanted,
                      uint32_t *inStart, uint32_t *inSources, uint32_t *inEdges);
 
+/// The state of one heap's chunk walk (see MallocWalk.swift): the heap, the
+/// chunk tables it appends to, and where it is.
+typedef struct MVChunkWalk {
+  // The heap and glibc's chunk layout (given by MallocLayout, the one home of its constants).
+  uintptr_t end, top;
+  bool topIsHere, stopsAtFencepost;
+  uint8_t origin, tcacheCandidateFlag, inUseFlag;
+  uintptr_t headerSize, minimumChunk, alignment, flagBits, previousInUse, tcacheChunkSize;
+  // The tables: address, size, flags, second and first user word, `count` of `capacity` filled.
+  uintptr_t *addresses, *sizes, *keyWords, *firstWords;
+  uint8_t *flags;
+  size_t count, capacity;
+  /// The last chunk appended (its in-use bit is in the next one's header), or -1.
+  int64_t previous;
+  /// The next chunk to read.
+  uintptr_t chunk;
+} MVChunkWalk;
+
+/// How `mv_walkChunks` stopped.
+typedef enum MVChunkWalkStop {
+  /// The next chunk's header or first user words are not in the window (or the heap ended).
+  MVChunkWalkWindowEnd = 0,
+  /// `chunk` is the heap's top chunk.
+  MVChunkWalkTop = 1,
+  /// `chunk` is a fencepost (the end of an arena's older heap).
+  MVChunkWalkFencepost = 2,
+  /// `chunk`'s header is not a chunk's.
+  MVChunkWalkInconsistent = 3,
+  /// The tables are full: grow them and call again.
+  MVChunkWalkFull = 4,
+} MVChunkWalkStop;
+
+/// Walks chunks from `walk->chunk` while each one's header and first two
+/// user words lie in the `count` bytes copied from `base`, appending each
+/// to the tables; sets the previous chunk's in-use bit from each header.
+MVChunkWalkStop mv_walkChunks(MVChunkWalk *walk, const uint8_t *window, uintptr_t base, size_t count);
+
 #ifdef __cplusplus
 }
 #endif
