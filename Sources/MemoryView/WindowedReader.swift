@@ -4,7 +4,7 @@ package final class WindowedReader {
   package let memory: ProcessMemory
   package let capacity: Int
   private let window: UnsafeMutableRawPointer
-  // Unchecked: the heap walk reads a word through here per chunk, from one thread.
+  // Unchecked: read once per window by the heap walk and the model, from one thread.
   @exclusivity(unchecked) package private(set) var base: UInt = 0
   @exclusivity(unchecked) package private(set) var count = 0
 
