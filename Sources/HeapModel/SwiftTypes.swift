@@ -67,8 +67,36 @@ package final class SwiftTypes {
     if snapshot.isOwnProcess {
       rm_addOwnImages(context)
     } else {
-      for image in snapshot.images.images { addImage(image, memory: snapshot.memory) }
+      let found = snapshot.images.images.compactMap { image in
+        ReflectionSections.read(path: image.path).map { (image: image, sections: $0) }
+      }
+      let executable = snapshot.images.images.first?.path
+      for (image, sections) in Self.searchOrder(found, executable: executable) {
+        addImage(image, sections: sections, memory: snapshot.memory)
+      }
     }
+  }
+
+  /// The order in which to give the library another process's images.
+  /// It fills its cache of field descriptors one image at a time, in the
+  /// order they were added, until it meets the type asked for (this API
+  /// gives it no module names to go to the right image first): the
+  /// executable and the standard library, whose types every
+  /// heap holds, come first; then the others from the smallest field
+  /// section up, so that a type of a small library does not cost the
+  /// descriptors of the large ones (a regex library's, Foundation's).
+  static func searchOrder(
+    _ images: [(image: LoadedImage, sections: ReflectionSections)], executable: String?
+  ) -> [(image: LoadedImage, sections: ReflectionSections)] {
+    let rank = { (image: LoadedImage) -> Int in
+      image.path == executable ? 0 : image.name.hasPrefix("libswiftCore.") ? 1 : 2
+    }
+    return images.enumerated().sorted { left, right in
+      let (leftRank, rightRank) = (rank(left.element.image), rank(right.element.image))
+      if leftRank != rightRank { return leftRank < rightRank }
+      let (leftSize, rightSize) = (left.element.sections.sizes[0], right.element.sections.sizes[0])
+      return leftSize != rightSize ? leftSize < rightSize : left.offset < right.offset
+    }.map(\.element)
   }
 
   deinit {
@@ -100,10 +128,8 @@ package final class SwiftTypes {
 
   /// Registers `image` of another process: its reflection sections, found
   /// in its file, copied from the process at their loaded addresses.
-  private func addImage(_ image: LoadedImage, memory: ProcessMemory) {
-    guard let sections = ReflectionSections.read(path: image.path), sections.hasFieldMetadata,
-      let span = sections.span, span.count < 1 << 28
-    else { return }
+  private func addImage(_ image: LoadedImage, sections: ReflectionSections, memory: ProcessMemory) {
+    guard sections.hasFieldMetadata, let span = sections.span, span.count < 1 << 28 else { return }
     let remoteStart = UInt(span.lowerBound) &+ image.bias
     let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: Int(span.count), alignment: 16)
     var copied = 0
