@@ -14,8 +14,11 @@ struct TooSmallEndToEndTests {
     let session = try TmuxSession(
       command: [LeakLabBinary.path], size: Size(width: 60, height: 20), environment: ["LEAKLAB_TOUR": "off"])
     defer { session.kill() }
-    let small = try session.waitFor(text: "60×20, needs 80×24")
-    #expect(small.contains { $0.contains("enlarge it, or q quits") })
+    // Both lines of the message: a capture may fall between the two lines' drawing.
+    try session.waitUntil("the whole too-small message") { screen in
+      screen.contains { $0.contains("60×20, needs 80×24") }
+        && screen.contains { $0.contains("enlarge it, or q quits") }
+    }
     try session.sendKeys("Enter", "1")
     // Give the app its input turns before enlarging; then nothing may be open.
     usleep(300_000)
