@@ -66,6 +66,10 @@ public final class MallocHeap: @unchecked Sendable {
   public let report: MallocReport
   /// The address ranges the heaps cover (block contents and malloc's own headers).
   public let heapRanges: [Range<UInt>]
+  /// The main arena's `malloc_state` in libc's globals, when found: malloc's
+  /// own bookkeeping, whose pointers address chunk headers (``RootSet``
+  /// leaves it out of the roots).
+  public let mainArenaState: Range<UInt>?
 
   /// Walks the malloc heap of the process read by `memory`.
   ///
@@ -98,6 +102,7 @@ public final class MallocHeap: @unchecked Sendable {
     secondWordPointer = secondWords.base!
     report = walk.report
     heapRanges = walk.heapRanges
+    mainArenaState = walk.mainArena.map { $0..<$0 + MallocLayout.arenaSize }
     blockIndex = BlockIndex(starts: starts, sizes: sizes, regions: walk.heapRanges)
   }
 
