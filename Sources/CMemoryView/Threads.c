@@ -85,20 +85,58 @@ uintptr_t mv_taskSlabMetadata(void) {
 }
 
 // Large tables ask for transparent huge pages: one fault per 2 MiB instead
-// of 512 (the kernel honours it only where THP is enabled for madvise).
+// of 512 (the kernel honours it only where THP is enabled for madvise). A
+// huge page covers an aligned 2 MiB only, and the kernel places a mapping
+// at any page (it aligns only mappings whose length is a multiple of 2 MiB):
+// large tables are placed on a 2 MiB boundary, growing ones too, or up to
+// 2 MiB of each (all of a table that grew from small, remapped where the
+// kernel chose) stayed in 4 KiB pages, each a fault and a page to zero.
+#define MV_HUGE_PAGE ((size_t)2 << 20)
+
 static void mv_adviseHuge(void *pointer, size_t size) {
-  if (size >= (2u << 20)) madvise(pointer, size, MADV_HUGEPAGE);
+  if (size >= MV_HUGE_PAGE) madvise(pointer, size, MADV_HUGEPAGE);
+}
+
+/// `size` bytes of address space from a 2 MiB boundary, reserved (no access)
+/// for a mapping to replace, or NULL.
+static void *mv_reserveAligned(size_t size) {
+  size = (size + 4095) & ~(size_t)4095;
+  size_t padded = size + MV_HUGE_PAGE;
+  uint8_t *raw = mmap(NULL, padded, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (raw == MAP_FAILED) return NULL;
+  uint8_t *aligned = (uint8_t *)(((uintptr_t)raw + MV_HUGE_PAGE - 1) & ~(uintptr_t)(MV_HUGE_PAGE - 1));
+  if (aligned > raw) munmap(raw, (size_t)(aligned - raw));
+  size_t tail = (size_t)((raw + padded) - (aligned + size));
+  if (tail > 0) munmap(aligned + size, tail);
+  return aligned;
 }
 
 void *mv_mapScratch(size_t size) {
-  void *pointer = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  const int flags = MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE;
+  void *pointer;
+  if (size >= MV_HUGE_PAGE) {
+    void *place = mv_reserveAligned(size);
+    if (place == NULL) return NULL;
+    pointer = mmap(place, size, PROT_READ | PROT_WRITE, flags | MAP_FIXED, -1, 0);
+    if (pointer == MAP_FAILED) munmap(place, size);
+  } else {
+    pointer = mmap(NULL, size, PROT_READ | PROT_WRITE, flags, -1, 0);
+  }
   if (pointer == MAP_FAILED) return NULL;
   mv_adviseHuge(pointer, size);
   return pointer;
 }
 
 void *mv_remapScratch(void *address, size_t oldSize, size_t newSize) {
-  void *pointer = mremap(address, oldSize, newSize, MREMAP_MAYMOVE);
+  void *pointer;
+  if (newSize >= MV_HUGE_PAGE && newSize > oldSize) {
+    void *place = mv_reserveAligned(newSize);
+    if (place == NULL) return NULL;
+    pointer = mremap(address, oldSize, newSize, MREMAP_MAYMOVE | MREMAP_FIXED, place);
+    if (pointer == MAP_FAILED) munmap(place, newSize);
+  } else {
+    pointer = mremap(address, oldSize, newSize, MREMAP_MAYMOVE);
+  }
   if (pointer == MAP_FAILED) return NULL;
   mv_adviseHuge(pointer, newSize);
   return pointer;

@@ -49,6 +49,9 @@ extension HeapModel {
     /// Whether references are read (``HeapModel/Scope/full``), or blocks only typed.
     let readsReferences: Bool
     static let windowSize = WindowedReader.defaultCapacity
+    /// Where a block larger than a window is copied, one after the other
+    /// (one mapping for all of them: each fresh one was pages to zero).
+    let largeBlockBuffer = ScratchBuffer<UInt8>()
 
     init(model: HeapModel) {
       self.model = model
@@ -76,6 +79,14 @@ extension HeapModel {
       model.exactStrongIn.fillWithZeros(count: count)
       model.outStart.fillWithZeros(count: count + 1)
       if readsReferences {
+        // Every edge is a word of its block: room for as many edges as the
+        // heaps have words, reserved at once (pages are touched only as the
+        // tables fill), so that the tables never move and take huge pages
+        // from their start (grown from one page, most of their pages were
+        // 4 KiB ones: a fault and a page to zero each).
+        let words = heap.heapRanges.reduce(1) { $0 + Int($1.upperBound - $1.lowerBound) / 8 }
+        model.outTargets.reserve(words)
+        model.outInfos.reserve(words)
         readBlocks()
       } else {
         typeBlocks()
@@ -176,7 +187,9 @@ extension HeapModel {
       model.outStart.base![block] = UInt32(model.outTargets.count)
       let address = heap.startPointer[block]
       guard size > 0, size <= 256 << 20 else { return }
-      let buffer = ScratchBuffer<UInt8>(capacity: size)
+      let buffer = largeBlockBuffer
+      buffer.removeAll()
+      buffer.reserve(size)
       buffer.grow(by: size)
       let copied = model.snapshot.memory.read(
         address, into: UnsafeMutableRawBufferPointer(start: buffer.base, count: size))
