@@ -15,9 +15,10 @@ nonisolated(unsafe) var whyAliveRecords: [WhyAliveRecord] = []
 /// Why one block is alive (`leaklab watch`'s explain view): its path from a
 /// global, or its retain cycle, with its strong references accounted for —
 /// in a frozen copy of this process, started for this suite alone (in the
-/// shared test process, a word another suite's model left in Remote
-/// Mirror's caches pointed at the cycle's object: a path from an exited
-/// thread's storage, in 2 runs of 5 of the model's suites).
+/// shared test process, a word that other suites' work left in this
+/// process's memory pointed at the cycle's object: a path from an exited
+/// thread's storage through Remote Mirror's type references, in 2 runs of 5
+/// of the model's suites).
 @Suite(.memoryViewSupported, .serialized, .inProcessOfItsOwn("WhyAliveTests")) struct WhyAliveTests {
   final class Connection {
     var handler: Handler?
