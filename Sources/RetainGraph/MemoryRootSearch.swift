@@ -143,7 +143,11 @@ enum MemoryRootSearch {
       typesClass,
     ]
     var starts = own.compactMap { model.block(containing: $0) }
-    for block in 0..<model.blockCount where ownClasses.contains(snapshot.heap.firstWord(of: block)) {
+    // Objects only: a larger block that starts with one of the classes is a
+    // copy of an object's words (the model types it as plain memory), and
+    // the words it points at are the program's.
+    for block in 0..<model.blockCount
+    where ownClasses.contains(snapshot.heap.firstWord(of: block)) && model.kind(of: block) == .object {
       starts.append(block)
     }
     var excluded = Set(starts)
