@@ -271,11 +271,8 @@ struct MemoryRootPathTests {
     defer { copy.deallocate() }
     copy.initialize(repeating: 0, count: 1024)
     let first = UnsafeMutablePointer<UInt>.allocate(capacity: 8)
-    let second = UnsafeMutablePointer<UInt>.allocate(capacity: 8)
-    defer { first.deallocate(); second.deallocate() }
+    defer { first.deallocate() }
     first.initialize(repeating: 0, count: 8)
-    second.initialize(repeating: 0, count: 8)
-    first[0] = UInt(bitPattern: second)
     copy[0] = UInt(bitPattern: unsafeBitCast(ReflectionEngine.self as AnyClass, to: UnsafeRawPointer.self))
     copy[5] = UInt(bitPattern: first)
     let model = try HeapModel(snapshot: try ProcessSnapshot.ofFrozenCopy())
