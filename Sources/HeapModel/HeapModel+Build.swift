@@ -297,6 +297,7 @@ extension HeapModel {
 
     private func setKind(_ block: Int, _ kind: BlockKind) { model.kinds.base![block] = kind.rawValue }
 
+    @inline(__always)
     private mutating func recordCounts(_ block: Int, _ counts: UInt64) {
       if sol_isImmortal(counts) { return }
       let table = sol_sideTable(counts)

@@ -16,10 +16,16 @@ extension HeapModel.Builder {
   /// metadata kind and Remote Mirror lays the type out; a word that points
   /// at another block's start (the usual first word of C memory: a list's
   /// `next`) is decided from that block's first word, with no read.
+  @inline(__always)
   mutating func classify(_ first: UInt, block: Int) -> UInt32 {
     guard SwiftTypes.isPlausibleObject(first) else { return 0 }
     let slot = Int(truncatingIfNeeded: (first >> 4) ^ (first >> 16)) & 4095
     if recentFirstWords[slot] == first { return recentTypeIDs[slot] }
+    return classifyAgain(first, block: block, slot: slot)
+  }
+
+  /// ``classify(_:block:)`` past its cache of recent first words.
+  private mutating func classifyAgain(_ first: UInt, block: Int, slot: Int) -> UInt32 {
     let id: UInt32
     if let known = typeByFirstWord[first] {
       id = known

@@ -41,6 +41,6 @@ public final class BlockSet: @unchecked Sendable {
   var words: UnsafePointer<UInt64>? { UnsafePointer(words64) }
 
   /// Whether `block` is in the set.
-  @inlinable
+  @inlinable @inline(__always)
   public func contains(_ block: Int) -> Bool { words64[block >> 6] & (1 << UInt64(block & 63)) != 0 }
 }
