@@ -1,8 +1,9 @@
 import CMemoryView
 
 /// Finds the block that contains an address in a few steps: a binary search
-/// over the heaps, then a table with one entry per 512 bytes of heap giving
-/// the first block that reaches past that point.
+/// over the heaps, then a table with one entry per 512 bytes of heap: the
+/// first block that starts in it or after it, and a bit per 16 bytes where
+/// a block starts (see `mv_find`).
 ///
 /// Every table lives in scratch mappings (see ``ScratchBuffer``).
 package struct BlockIndex {
@@ -13,10 +14,11 @@ package struct BlockIndex {
   private let sizes: ScratchBuffer<UInt>
   /// Per region: start, end, first block, end block, first bucket.
   private let regions = ScratchBuffer<UInt>()
-  private let buckets = ScratchBuffer<UInt32>()
+  private let buckets = ScratchBuffer<UInt64>()
   private let low: UInt
   private let high: UInt
-  static let bucketShift: UInt = 9
+  static let bucketShift = UInt(MV_BUCKET_SHIFT)
+  static let granuleShift = UInt(MV_GRANULE_SHIFT)
 
   init(
     starts startTable: ScratchBuffer<UInt>, sizes sizeTable: ScratchBuffer<UInt>,
@@ -32,6 +34,7 @@ package struct BlockIndex {
     var block = 0
     var low = UInt.max
     var high: UInt = 0
+    var aligned = true
     for range in heapRanges.sorted(by: { $0.lowerBound < $1.lowerBound }) {
       while block < count, starts[block] < range.lowerBound { block += 1 }
       let first = block
@@ -43,18 +46,23 @@ package struct BlockIndex {
       low = min(low, start)
       high = max(high, end)
       let firstBucket = UInt(buckets.count)
-      if block - first > 1 {
-        let bucketCount = Int((end - start + (1 << Self.bucketShift) - 1) >> Self.bucketShift)
-        buckets.reserve(buckets.count + bucketCount)
-        let table = buckets.base! + buckets.count
-        var cursor = first
-        for bucket in 0..<bucketCount {
-          let address = start + UInt(bucket) << Self.bucketShift
-          while cursor < block - 1, starts[cursor] + sizes[cursor] <= address { cursor += 1 }
-          table[bucket] = UInt32(cursor)
+      // A region of one block (a chunk of its own mapping) needs no buckets.
+      let bucketCount = block - first == 1 ? 0 : Int((end - start + (1 << Self.bucketShift) - 1) >> Self.bucketShift)
+      buckets.reserve(buckets.count + bucketCount)
+      let table = buckets.base! + buckets.count
+      var cursor = first
+      for bucket in 0..<bucketCount {
+        let bucketEnd = start + UInt(bucket + 1) << Self.bucketShift
+        var entry = UInt64(cursor)
+        while cursor < block, starts[cursor] < bucketEnd {
+          let offset = starts[cursor] - start
+          aligned = aligned && offset & (1 << Self.granuleShift - 1) == 0
+          entry |= 1 << (32 + UInt64(offset >> Self.granuleShift & 31))
+          cursor += 1
         }
-        buckets.grow(by: bucketCount)
+        table[bucket] = entry
       }
+      buckets.grow(by: bucketCount)
       for value in [start, end, UInt(first), UInt(block), firstBucket] { regions.append(value) }
     }
     self.low = low
@@ -64,12 +72,11 @@ package struct BlockIndex {
     raw = MVBlockIndex(
       low: low, high: high, regions: UnsafePointer(regions.base), regionCount: regions.count / 5,
       buckets: UnsafePointer(buckets.base), starts: UnsafePointer(startTable.base),
-      sizes: UnsafePointer(sizeTable.base),
-      shift: UInt32(Self.bucketShift))
+      sizes: UnsafePointer(sizeTable.base), aligned: aligned)
   }
 
   /// Bytes of scratch memory the index uses.
-  var byteCount: Int { regions.capacity * 8 + buckets.capacity * 4 }
+  var byteCount: Int { regions.capacity * 8 + buckets.capacity * 8 }
 
   /// The block containing `address`, or nil.
   @inline(__always)

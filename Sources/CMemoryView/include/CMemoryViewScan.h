@@ -17,11 +17,21 @@ typedef struct MVBlockIndex {
   /// Five words per region: start, end, first block, end block, first bucket.
   const uintptr_t *regions;
   size_t regionCount;
-  const uint32_t *buckets;
+  /// One word per 512 bytes of each region: in its low half the first
+  /// block that starts at or after the bucket's start, in its high half a
+  /// bit per 16 bytes of the bucket, set where a block starts.
+  const uint64_t *buckets;
   const uintptr_t *starts;
   const uintptr_t *sizes;
-  unsigned shift;
+  /// Whether every block starts 16-byte aligned (glibc's do), so that a
+  /// set bit of a bucket's map is a block's start.
+  bool aligned;
 } MVBlockIndex;
+
+/// Bytes of heap per bucket of the index, and per bit of a bucket's map
+/// (glibc's blocks start 16-byte aligned).
+#define MV_BUCKET_SHIFT 9
+#define MV_GRANULE_SHIFT 4
 
 /// Set on a block position when a pointer points into the middle of the block.
 #define MV_INTERIOR_BIT ((uint32_t)1 << 31)
