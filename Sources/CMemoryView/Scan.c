@@ -93,19 +93,45 @@ MV_LOOKUP_CLONES size_t mv_scanConservative(const MVBlockIndex *index, const uin
   return written;
 }
 
-size_t mv_countBackward(const uint32_t *targets, const uint32_t *outStart, size_t blocks, const uint8_t *wanted,
-                        uint32_t *inStart) {
-  size_t count = outStart[blocks];
-  if (wanted == NULL) {
-    for (size_t position = 0; position < count; position++) inStart[(targets[position] & ~MV_INTERIOR_BIT) + 1]++;
-  } else {
-    for (size_t position = 0; position < count; position++) {
-      uint32_t target = targets[position] & ~MV_INTERIOR_BIT;
-      inStart[target + 1] += wanted[target];
+size_t mv_keepHeldEdges(uint32_t *outStart, uint32_t *targets, uint32_t *infos, size_t blocks, const uint8_t *kinds,
+                        const uint8_t *rules, uint32_t strongKind, uint32_t *exactStrongIn, uint32_t *inCounts,
+                        MVEdgeRule rule, void *context) {
+  size_t written = 0;
+  for (size_t source = 0; source < blocks; source++) {
+    uint32_t begin = outStart[source], end = outStart[source + 1];
+    outStart[source] = (uint32_t)written;
+    bool asksOutOf = (rules[kinds[source]] & MVEdgeRuleAskOutOf) != 0;
+    for (uint32_t position = begin; position < end; position++) {
+      uint32_t rawTarget = targets[position], target = rawTarget & ~MV_INTERIOR_BIT;
+      uint32_t info = infos[position];
+      uint8_t into = rules[kinds[target]];
+      if (into & MVEdgeRuleDropInto) continue;
+      if ((asksOutOf || (into & MVEdgeRuleAskInto)) && !rule(context, (uint32_t)source, rawTarget, &info)) continue;
+      if (rawTarget == target && (info & 7) == strongKind) exactStrongIn[target]++;
+      inCounts[target + 1]++;
+      targets[written] = rawTarget;
+      infos[written] = info;
+      written++;
     }
   }
-  for (size_t block = 0; block < blocks; block++) inStart[block + 1] += inStart[block];
+  outStart[blocks] = (uint32_t)written;
+  return written;
+}
+
+size_t mv_startBackward(uint32_t *inStart, size_t blocks, const uint8_t *wanted) {
+  inStart[0] = 0;
+  if (wanted == NULL) {
+    for (size_t block = 0; block < blocks; block++) inStart[block + 1] += inStart[block];
+  } else {
+    for (size_t block = 0; block < blocks; block++)
+      inStart[block + 1] = inStart[block] + (wanted[block] ? inStart[block + 1] : 0);
+  }
   return inStart[blocks];
+}
+
+void mv_countBackward(const uint32_t *targets, const uint32_t *outStart, size_t blocks, uint32_t *inCounts) {
+  size_t count = outStart[blocks];
+  for (size_t position = 0; position < count; position++) inCounts[(targets[position] & ~MV_INTERIOR_BIT) + 1]++;
 }
 
 void mv_fillBackward(const uint32_t *targets, const uint32_t *outStart, size_t blocks, const uint8_t *wanted,

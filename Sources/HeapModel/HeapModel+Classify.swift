@@ -269,73 +269,37 @@ extension HeapModel.Builder {
     }
   }
 
-  /// Whether an edge from `source` into task slab `slab` can hold it: only
-  /// from the slab's own task, or another slab of that task.
-  func holdsSlab(_ slab: Int, from source: Int, sourceKind: BlockKind) -> Bool {
-    guard let owners = slabOwners[slab] else { return sourceKind == .task || sourceKind == .taskFrames }
-    switch sourceKind {
-    case .task: return owners.contains(source)
-    case .taskFrames: return slabOwners[source]?.contains { owners.contains($0) } ?? false
-    default: return false
-    }
-  }
-
   /// Drops the edges no rule lets hold anything, compacting the tables: a
   /// side table's words but its pointer back (marked ``EdgeKind/back``), a
   /// task's words but those into closure contexts and its frames' slabs,
   /// words into a task's frames from anything but their task or its other slabs,
-  /// and every edge into free memory. Counts, in the same pass, each
-  /// block's exact strong referrers (to its start) among the edges kept.
+  /// and every edge into free memory. Counts, in the same pass (in C,
+  /// `mv_keepHeldEdges`), each block's exact strong referrers (to its start)
+  /// and each block's referrers among the edges kept: the backward index's
+  /// counts (``buildBackwardIndex()``).
   mutating func dropUnheldEdges() {
     let count = heap.count
-    let starts = model.outStart.base!
-    let targets = model.outTargets.base!
-    let infos = model.outInfos.base!
-    let kinds = model.kinds.base!
-    let counted = model.exactStrongIn.base!
-    let strong = UInt32(EdgeKind.strong.rawValue)
-    var written = 0
-    for source in 0..<count {
-      let begin = Int(starts[source])
-      let end = Int(starts[source + 1])
-      starts[source] = UInt32(written)
-      let sourceKind = BlockKind(rawValue: kinds[source]) ?? .mallocBlock
-      for position in begin..<end {
-        let target = Int(targets[position] & ~HeapModel.interiorBit)
-        let targetKind = BlockKind(rawValue: kinds[target]) ?? .mallocBlock
-        var info = infos[position]
-        if targetKind.isFree { continue }
-        // A task's frames are held by their task's allocator (and the slab
-        // before them) only: a word elsewhere that points at a slab is stale.
-        if targetKind == .taskFrames, !holdsSlab(target, from: source, sourceKind: sourceKind) { continue }
-        switch sourceKind {
-        case .sideTable:
-          guard sideTableOwner[source] == target, targets[position] & HeapModel.interiorBit == 0 else {
-            continue
-          }
-          info = info & ~HeapModel.kindMask | UInt32(EdgeKind.back.rawValue)
-        case .task:
-          // A task holds its closure's context and its allocator's slabs,
-          // and a finished future's result (its exact references).
-          guard
-            targetKind == .closureContext || targetKind == .taskFrames
-              || info & HeapModel.kindMask != UInt32(EdgeKind.conservative.rawValue)
-          else { continue }
-        default:
-          break
-        }
-        let rawTarget = targets[position]
-        if rawTarget & HeapModel.interiorBit == 0, info & HeapModel.kindMask == strong {
-          counted[target] += 1
-        }
-        targets[written] = rawTarget
-        infos[written] = info
-        written += 1
-      }
+    var rules = [UInt8](repeating: 0, count: 256)
+    for kind in BlockKind.allCases {
+      if kind.isFree { rules[Int(kind.rawValue)] |= UInt8(MVEdgeRuleDropInto) }
     }
-    starts[count] = UInt32(written)
-    model.outTargets.truncate(to: written)
-    model.outInfos.truncate(to: written)
+    rules[Int(BlockKind.taskFrames.rawValue)] |= UInt8(MVEdgeRuleAskInto)
+    rules[Int(BlockKind.sideTable.rawValue)] |= UInt8(MVEdgeRuleAskOutOf)
+    rules[Int(BlockKind.task.rawValue)] |= UInt8(MVEdgeRuleAskOutOf)
+    model.inStart.fillWithZeros(count: count + 1)
+    var context = HeldEdgeRules(
+      kinds: model.kinds.base!, sideTableOwner: sideTableOwner, slabOwners: slabOwners)
+    let kept = withUnsafeMutablePointer(to: &context) { context in
+      mv_keepHeldEdges(
+        model.outStart.base, model.outTargets.base, model.outInfos.base, count, model.kinds.base, rules,
+        UInt32(EdgeKind.strong.rawValue), model.exactStrongIn.base, model.inStart.base,
+        { context, source, target, info in
+          context!.assumingMemoryBound(to: HeldEdgeRules.self).pointee.holds(
+            from: Int(source), rawTarget: target, info: &info!.pointee)
+        }, context)
+    }
+    model.outTargets.truncate(to: kept)
+    model.outInfos.truncate(to: kept)
   }
 
   /// Builds the backward index for what the model's build asks of it: the
@@ -363,5 +327,48 @@ extension HeapModel.Builder {
     }
     model.figures.overcounted += overcounted
     model.fillBackwardIndex(wanted: marks)
+  }
+}
+
+/// The rules of ``HeapModel/Builder/dropUnheldEdges()`` that need more than
+/// the two blocks' kinds: asked only about edges out of side tables and tasks
+/// and into a task's frames.
+private struct HeldEdgeRules {
+  let kinds: UnsafeMutablePointer<UInt8>
+  let sideTableOwner: [Int: Int]
+  let slabOwners: [Int: [Int]]
+
+  /// Whether the edge from `source` to `rawTarget` (with its interior bit) holds its target.
+  func holds(from source: Int, rawTarget: UInt32, info: inout UInt32) -> Bool {
+    let target = Int(rawTarget & ~HeapModel.interiorBit)
+    let sourceKind = BlockKind(rawValue: kinds[source]) ?? .mallocBlock
+    let targetKind = BlockKind(rawValue: kinds[target]) ?? .mallocBlock
+    // A task's frames are held by their task's allocator (and the slab
+    // before them) only: a word elsewhere that points at a slab is stale.
+    if targetKind == .taskFrames, !holdsSlab(target, from: source, sourceKind: sourceKind) { return false }
+    switch sourceKind {
+    case .sideTable:
+      guard sideTableOwner[source] == target, rawTarget & HeapModel.interiorBit == 0 else { return false }
+      info = info & ~HeapModel.kindMask | UInt32(EdgeKind.back.rawValue)
+      return true
+    case .task:
+      // A task holds its closure's context and its allocator's slabs,
+      // and a finished future's result (its exact references).
+      return targetKind == .closureContext || targetKind == .taskFrames
+        || info & HeapModel.kindMask != UInt32(EdgeKind.conservative.rawValue)
+    default:
+      return true
+    }
+  }
+
+  /// Whether an edge from `source` into task slab `slab` can hold it: only
+  /// from the slab's own task, or another slab of that task.
+  func holdsSlab(_ slab: Int, from source: Int, sourceKind: BlockKind) -> Bool {
+    guard let owners = slabOwners[slab] else { return sourceKind == .task || sourceKind == .taskFrames }
+    switch sourceKind {
+    case .task: return owners.contains(source)
+    case .taskFrames: return slabOwners[source]?.contains { owners.contains($0) } ?? false
+    default: return false
+    }
   }
 }

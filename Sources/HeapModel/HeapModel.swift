@@ -312,21 +312,23 @@ public final class HeapModel: @unchecked Sendable {
   /// Builds the backward index for every block, the first time a path is asked for.
   func completeBackwardIndex() {
     backwardIndexIsComplete = true
+    inStart.fillWithZeros(count: blockCount + 1)
+    mv_countBackward(outTargets.base, outStart.base, blockCount, inStart.base)
     fillBackwardIndex(wanted: nil)
   }
 
   /// Fills the backward index with the referrers of the blocks `wanted`
-  /// marks (every block's when nil).
+  /// marks (every block's when nil), from each block's count of referrers
+  /// in `inStart[block + 1]` (`mv_keepHeldEdges`, `mv_countBackward`).
   func fillBackwardIndex(wanted: UnsafePointer<UInt8>?) {
-    let count = blockCount
-    inStart.fillWithZeros(count: count + 1)
-    let total = mv_countBackward(outTargets.base, outStart.base, count, wanted, inStart.base)
+    let total = mv_startBackward(inStart.base, blockCount, wanted)
     for table in [inSources, inEdges] {
       table.removeAll()
       table.reserve(total)
       table.grow(by: total)
     }
-    mv_fillBackward(outTargets.base, outStart.base, count, wanted, inStart.base, inSources.base, inEdges.base)
+    mv_fillBackward(
+      outTargets.base, outStart.base, blockCount, wanted, inStart.base, inSources.base, inEdges.base)
   }
 
   func edge(at position: Int, source: Int) -> Edge {

@@ -47,7 +47,8 @@ package struct BlockIndex {
       high = max(high, end)
       let firstBucket = UInt(buckets.count)
       // A region of one block (a chunk of its own mapping) needs no buckets.
-      let bucketCount = block - first == 1 ? 0 : Int((end - start + (1 << Self.bucketShift) - 1) >> Self.bucketShift)
+      let bucketCount =
+        block - first == 1 ? 0 : Int((end - start + (1 << Self.bucketShift) - 1) >> Self.bucketShift)
       buckets.reserve(buckets.count + bucketCount)
       let table = buckets.base! + buckets.count
       var cursor = first

@@ -186,6 +186,7 @@ extension MallocWalk {
   mutating func keepLiveBlocks() {
     var kept = 0
     var end: UInt = 0
+    liveBytes = 0
     for index in 0..<chunkCount {
       // Everything of the chunk is read before its entry may be overwritten.
       let address = chunkAddress[index]
@@ -210,6 +211,7 @@ extension MallocWalk {
       chunkFirstWord[kept] = chunkFirstWord[index]
       chunkKeyWord[kept] = chunkKeyWord[index]
       chunkSize[kept] = size - overhead
+      liveBytes += size - overhead
       chunkFlag[kept] = origin | (flags & ChunkFlag.allocatorInternal != 0 ? ChunkFlag.internalBlock : 0)
       kept += 1
     }

@@ -93,6 +93,7 @@ public final class MallocHeap: @unchecked Sendable {
     flags = walk.blockFlags
     firstWords = walk.blockFirstWords
     secondWords = walk.blockSecondWords
+    liveBytes = walk.liveBytes
     for table in [starts, sizes, firstWords, secondWords] { table.reserve(1) }
     flags.reserve(1)
     startPointer = starts.base!
@@ -142,11 +143,7 @@ public final class MallocHeap: @unchecked Sendable {
   public func block(containing address: UInt) -> MallocBlock? { index(containing: address).map { self[$0] } }
 
   /// The total bytes of the live blocks.
-  public var liveBytes: UInt {
-    var total: UInt = 0
-    for position in 0..<count { total += sizePointer[position] }
-    return total
-  }
+  public let liveBytes: UInt
 
   /// Bytes of scratch memory the block table and its index use.
   public var tableBytes: Int {

@@ -49,6 +49,8 @@ struct MallocWalk {
   var blockFlags = ScratchBuffer<UInt8>()
   var blockFirstWords = ScratchBuffer<UInt>()
   var blockSecondWords = ScratchBuffer<UInt>()
+  /// The bytes of the live blocks.
+  var liveBytes: UInt = 0
 
   /// Heaps to walk: where the first chunk is, where the heap ends, its top chunk if known.
   struct Heap {

@@ -11,7 +11,9 @@ import Testing
   private let interiorBit: Int64 = 1 << 31
 
   /// Blocks from `layout`: (gap before the block, block size), from `base`.
-  private func tables(_ layout: [(gap: UInt, size: UInt)], base: UInt) -> (ScratchBuffer<UInt>, ScratchBuffer<UInt>) {
+  private func tables(_ layout: [(gap: UInt, size: UInt)], base: UInt) -> (
+    ScratchBuffer<UInt>, ScratchBuffer<UInt>
+  ) {
     let starts = ScratchBuffer<UInt>()
     let sizes = ScratchBuffer<UInt>()
     var address = base
@@ -45,7 +47,9 @@ import Testing
     #expect(index.aligned == aligned)
     var wrong: [UInt] = []
     for value in stride(from: base - 64, to: end + 64, by: 1) {
-      if mv_lookUp(&index, value) != expected(value, starts: starts, sizes: sizes) { wrong.append(value - base) }
+      if mv_lookUp(&index, value) != expected(value, starts: starts, sizes: sizes) {
+        wrong.append(value - base)
+      }
     }
     withExtendedLifetime(blockIndex) {}
     let firstWrong = Array(wrong.prefix(8))
@@ -53,7 +57,8 @@ import Testing
   }
 
   /// Sizes and gaps of 16-byte multiples, some blocks longer than a bucket.
-  private let alignedLayout: [(gap: UInt, size: UInt)] = (0..<300).map { (block: Int) -> (gap: UInt, size: UInt) in
+  private let alignedLayout: [(gap: UInt, size: UInt)] = (0..<300).map {
+    (block: Int) -> (gap: UInt, size: UInt) in
     let gap: UInt = block % 7 == 0 ? 48 : 0
     let size: UInt = block % 23 == 0 ? 1_040 : 32 + UInt(block * 37 % 9) * 16
     return (gap, size)

@@ -62,16 +62,42 @@ size_t mv_scanRootWords(const MVBlockIndex *index, const uintptr_t *words, size_
 size_t mv_scanConservative(const MVBlockIndex *index, const uintptr_t *words, size_t count, uint32_t source,
                            uint32_t firstWord, uint32_t kind, uint32_t *targets, uint32_t *infos);
 
-/// The heap model's backward index, in two steps. First counts the edges
-/// into each block `wanted` marks (every block when `wanted` is NULL) from
-/// the forward edges (`targets`, grouped by source with `outStart`,
-/// `blocks + 1` entries) and turns the counts into each block's first slot
-/// in `inStart` (`blocks + 1` entries, zero on entry); returns how many
-/// slots there are. Then `mv_fillBackward` fills them, grouped by target in
-/// source order: `inSources` (the source, with the target's interior bit)
-/// and `inEdges` (the forward position of each edge).
-size_t mv_countBackward(const uint32_t *targets, const uint32_t *outStart, size_t blocks, const uint8_t *wanted,
-                        uint32_t *inStart);
+/// What `mv_keepHeldEdges` does with an edge, by a block kind's entry in its
+/// `rules` (one byte per kind): drop every edge into a block of the kind,
+/// ask `rule` about each edge into one, ask `rule` about each edge out of one.
+enum {
+  MVEdgeRuleDropInto = 1,
+  MVEdgeRuleAskInto = 2,
+  MVEdgeRuleAskOutOf = 4,
+};
+
+/// Whether the edge from `source` to `target` (with its interior bit) holds
+/// its target; may rewrite the edge's `info`.
+typedef bool (*MVEdgeRule)(void *context, uint32_t source, uint32_t target, uint32_t *info);
+
+/// The heap model's one pass over its forward edges (`outStart`: `blocks + 1`
+/// entries, `targets` and `infos`) after they are read: drops the edges
+/// `rules` and `rule` say hold nothing, compacting the tables in place;
+/// counts each block's exact strong referrers to its start (`info`'s kind
+/// `strongKind`) in `exactStrongIn`, and each block's kept referrers in
+/// `inCounts[block + 1]` (`blocks + 1` entries, zero on entry: the backward
+/// index's counts, see `mv_countBackward`). Returns how many edges are kept.
+size_t mv_keepHeldEdges(uint32_t *outStart, uint32_t *targets, uint32_t *infos, size_t blocks, const uint8_t *kinds,
+                        const uint8_t *rules, uint32_t strongKind, uint32_t *exactStrongIn, uint32_t *inCounts,
+                        MVEdgeRule rule, void *context);
+
+/// The heap model's backward index, in three steps. First the count of
+/// edges into each block, in `inCounts[block + 1]`: as `mv_keepHeldEdges`
+/// leaves them, or counted here from the forward edges (`targets`, grouped
+/// by source with `outStart`, `blocks + 1` entries; `inCounts` zero on entry).
+void mv_countBackward(const uint32_t *targets, const uint32_t *outStart, size_t blocks, uint32_t *inCounts);
+
+/// Then turns those counts (in place) into each block's first slot, counting
+/// only the blocks `wanted` marks (every block when `wanted` is NULL); returns
+/// how many slots there are. Then `mv_fillBackward` fills them, grouped by
+/// target in source order: `inSources` (the source, with the target's
+/// interior bit) and `inEdges` (the forward position of each edge).
+size_t mv_startBackward(uint32_t *inStart, size_t blocks, const uint8_t *wanted);
 void mv_fillBackward(const uint32_t *targets, const uint32_t *outStart, size_t blocks, const uint8_t *wanted,
                      uint32_t *inStart, uint32_t *inSources, uint32_t *inEdges);
 
