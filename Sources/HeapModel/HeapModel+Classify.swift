@@ -157,13 +157,10 @@ extension HeapModel.Builder {
   /// A block a weak reference points at that is no object's side table is
   /// the side table of an object already freed: it holds nothing.
   private mutating func markOrphanSideTables(type: UInt32) {
-    let total = model.outTargets.count
-    guard total > 0 else { return }
-    let targets = model.outTargets.base!
-    let infos = model.outInfos.base!
+    guard sink.weakEdges.count > 0, let targets = model.outTargets.base else { return }
     let kinds = model.kinds.base!
-    for position in 0..<total where infos[position] & HeapModel.kindMask == UInt32(EdgeKind.weak.rawValue) {
-      let target = Int(targets[position] & ~HeapModel.interiorBit)
+    for position in sink.weakEdges.buffer {
+      let target = Int(targets[Int(position)] & ~HeapModel.interiorBit)
       guard let kind = BlockKind(rawValue: kinds[target]), kind == .mallocBlock || kind == .cObject else {
         continue
       }
@@ -172,8 +169,8 @@ extension HeapModel.Builder {
     }
   }
 
-  /// Finds each task's slabs: the first from the library (the task's
-  /// allocator), the rest linked from it (a slab's second word).
+  /// Finds each of the `tasks`' slabs: the first from the library (the
+  /// task's allocator), the rest linked from it (a slab's second word).
   ///
   /// A slab may be claimed by more than one task: the allocator of a task
   /// that has ended, or a chain's last link, can still point at memory
@@ -181,10 +178,10 @@ extension HeapModel.Builder {
   /// (measured: a leaked task's first slab, taken by another task's stale
   /// link, left its closure's context to that task; a live task's slab,
   /// taken the other way, read as leaked).
-  mutating func assignSlabOwners() {
+  mutating func assignSlabOwners(_ tasks: [Int]) {
     let kinds = model.kinds.base!
     let memory = model.snapshot.memory
-    for task in 0..<heap.count where kinds[task] == BlockKind.task.rawValue {
+    for task in tasks {
       let result = swift_reflection_asyncTaskSlabPointer(types.context, UInt64(heap.startPointer[task]))
       guard result.error == nil else { continue }
       var slab = UInt(result.slab)
@@ -200,15 +197,14 @@ extension HeapModel.Builder {
     model.slabTasks = slabOwners
   }
 
-  /// Names each task after the closure it runs: `Task (closure in
+  /// Names each of the `tasks` after the closure it runs: `Task (closure in
   /// TickerScreen.start())`, the outermost of its async frames (Remote
   /// Mirror's backtrace of the task), else the function it resumes next.
   /// Tasks that run the same closure share a type, so a census counts them
   /// apart.
-  mutating func nameTasks() {
-    let kinds = model.kinds.base!
+  mutating func nameTasks(_ tasks: [Int]) {
     var idsByName: [String: UInt32] = [:]
-    for task in 0..<heap.count where kinds[task] == BlockKind.task.rawValue {
+    for task in tasks {
       let info = swift_reflection_asyncTaskInfo(types.context, UInt64(heap.startPointer[task]))
       recordParent(of: task, info: info)
       guard info.error == nil else { continue }
