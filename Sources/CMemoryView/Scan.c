@@ -129,6 +129,22 @@ size_t mv_startBackward(uint32_t *inStart, size_t blocks, const uint8_t *wanted)
   return inStart[blocks];
 }
 
+size_t mv_markWanted(const uint8_t *kinds, const uint8_t *countedKinds, const uint32_t *strongCounts,
+                     const uint32_t *exactStrongIn, uint32_t unknownCount, size_t blocks, uint8_t *wanted) {
+  size_t overcounted = 0;
+  for (size_t block = 0; block < blocks; block++) {
+    uint32_t strong = strongCounts[block];
+    uint8_t mark = 1;
+    if (strong != unknownCount) {
+      uint32_t found = exactStrongIn[block];
+      overcounted += found > strong;
+      if (strong <= found && countedKinds[kinds[block]]) mark = 0;
+    }
+    wanted[block] = mark;
+  }
+  return overcounted;
+}
+
 void mv_countBackward(const uint32_t *targets, const uint32_t *outStart, size_t blocks, uint32_t *inCounts) {
   size_t count = outStart[blocks];
   for (size_t position = 0; position < count; position++) inCounts[(targets[position] & ~MV_INTERIOR_BIT) + 1]++;

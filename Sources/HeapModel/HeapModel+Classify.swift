@@ -308,21 +308,14 @@ extension HeapModel.Builder {
   /// than their strong count (``Figures/overcounted``).
   mutating func buildBackwardIndex() {
     let count = heap.count
-    let kinds = model.kinds.base!
-    let counts = model.strongCounts.base!
-    let exact = model.exactStrongIn.base!
-    let wanted = ScratchBuffer<UInt8>()
-    wanted.fill(1, count: count)
-    let marks = wanted.base!
-    var overcounted = 0
-    for block in 0..<count where counts[block] != HeapModel.unknownCount {
-      let strong = counts[block]
-      let found = exact[block]
-      if found > strong { overcounted += 1 }
-      if strong <= found && BlockKind(rawValue: kinds[block])?.isSwiftObject == true { marks[block] = 0 }
-    }
-    model.figures.overcounted += overcounted
-    model.fillBackwardIndex(wanted: marks)
+    var swiftKinds = [UInt8](repeating: 0, count: 256)
+    for kind in BlockKind.allCases where kind.isSwiftObject { swiftKinds[Int(kind.rawValue)] = 1 }
+    let wanted = ScratchBuffer<UInt8>(capacity: count + 1)
+    let overcounted = mv_markWanted(
+      model.kinds.base, swiftKinds, model.strongCounts.base, model.exactStrongIn.base, HeapModel.unknownCount,
+      count, wanted.base)
+    model.figures.overcounted += Int(overcounted)
+    model.fillBackwardIndex(wanted: wanted.base)
   }
 }
 

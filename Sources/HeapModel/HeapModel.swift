@@ -327,6 +327,8 @@ public final class HeapModel: @unchecked Sendable {
       table.reserve(total)
       table.grow(by: total)
     }
+    // No slot to fill (every block's referrers accounted for): no pass over the edges.
+    guard total > 0 else { return }
     mv_fillBackward(
       outTargets.base, outStart.base, blockCount, wanted, inStart.base, inSources.base, inEdges.base)
   }

@@ -86,6 +86,15 @@ size_t mv_keepHeldEdges(uint32_t *outStart, uint32_t *targets, uint32_t *infos, 
                         const uint8_t *rules, uint32_t strongKind, uint32_t *exactStrongIn, uint32_t *inCounts,
                         MVEdgeRule rule, void *context);
 
+/// Marks in `wanted` (one byte per block) the blocks whose referrers the
+/// heap model's build asks for: every block but those of a kind `countedKinds`
+/// marks (one byte per kind) whose exact strong referrers (`exactStrongIn`)
+/// account for their whole strong count (`strongCounts`; `unknownCount` when
+/// none is known). Returns how many blocks have more exact strong referrers
+/// than their strong count.
+size_t mv_markWanted(const uint8_t *kinds, const uint8_t *countedKinds, const uint32_t *strongCounts,
+                     const uint32_t *exactStrongIn, uint32_t unknownCount, size_t blocks, uint8_t *wanted);
+
 /// The heap model's backward index, in three steps. First the count of
 /// edges into each block, in `inCounts[block + 1]`: as `mv_keepHeldEdges`
 /// leaves them, or counted here from the forward edges (`targets`, grouped
