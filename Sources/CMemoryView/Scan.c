@@ -129,20 +129,24 @@ size_t mv_startBackward(uint32_t *inStart, size_t blocks, const uint8_t *wanted)
   return inStart[blocks];
 }
 
-size_t mv_markWanted(const uint8_t *kinds, const uint8_t *countedKinds, const uint32_t *strongCounts,
-                     const uint32_t *exactStrongIn, uint32_t unknownCount, size_t blocks, uint8_t *wanted) {
-  size_t overcounted = 0;
+MVWantedFigures mv_markWanted(const uint8_t *kinds, const uint8_t *countedKinds, const uint32_t *strongCounts,
+                              const uint32_t *exactStrongIn, uint32_t unknownCount, size_t blocks, uint8_t *wanted,
+                              uint32_t *uncounted, uint32_t *released) {
+  MVWantedFigures figures = {0, 0, 0};
   for (size_t block = 0; block < blocks; block++) {
     uint32_t strong = strongCounts[block];
+    bool counted = countedKinds[kinds[block]] != 0;
     uint8_t mark = 1;
     if (strong != unknownCount) {
       uint32_t found = exactStrongIn[block];
-      overcounted += found > strong;
-      if (strong <= found && countedKinds[kinds[block]]) mark = 0;
+      figures.overcounted += found > strong;
+      if (counted && strong <= found) mark = 0;
+      if (counted && strong == 0) released[figures.releasedCount++] = (uint32_t)block;
     }
+    if (counted && mark) uncounted[figures.uncountedCount++] = (uint32_t)block;
     wanted[block] = mark;
   }
-  return overcounted;
+  return figures;
 }
 
 void mv_countBackward(const uint32_t *targets, const uint32_t *outStart, size_t blocks, uint32_t *inCounts) {

@@ -29,11 +29,10 @@ extension HeapModel {
   func admitUncountedReferences() {
     let strong = strongCounts.base!
     let exact = exactStrongIn.base!
-    let kinds = self.kinds.base!
     var candidates: [Candidate] = []
-    for block in 0..<blockCount {
+    for object in uncountedObjects.buffer {
+      let block = Int(object)
       let strongCount = strong[block]
-      guard BlockKind(rawValue: kinds[block])?.isSwiftObject == true else { continue }
       let room = strongCount == Self.unknownCount ? Int.max : Int(strongCount) - Int(exact[block])
       guard room > 0 else { continue }
       for candidate in admissible(into: block, room: room, excluding: nil, buffer: &candidates) {

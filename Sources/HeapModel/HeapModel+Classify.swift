@@ -311,10 +311,15 @@ extension HeapModel.Builder {
     var swiftKinds = [UInt8](repeating: 0, count: 256)
     for kind in BlockKind.allCases where kind.isSwiftObject { swiftKinds[Int(kind.rawValue)] = 1 }
     let wanted = ScratchBuffer<UInt8>(capacity: count + 1)
-    let overcounted = mv_markWanted(
+    // Reserved for every block, touched only as far as they fill.
+    model.uncountedObjects.reserve(count + 1)
+    model.releasedObjects.reserve(count + 1)
+    let found = mv_markWanted(
       model.kinds.base, swiftKinds, model.strongCounts.base, model.exactStrongIn.base, HeapModel.unknownCount,
-      count, wanted.base)
-    model.figures.overcounted += Int(overcounted)
+      count, wanted.base, model.uncountedObjects.base, model.releasedObjects.base)
+    model.uncountedObjects.grow(by: found.uncountedCount)
+    model.releasedObjects.grow(by: found.releasedCount)
+    model.figures.overcounted += Int(found.overcounted)
     model.fillBackwardIndex(wanted: wanted.base)
   }
 }

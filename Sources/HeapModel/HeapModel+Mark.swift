@@ -36,12 +36,8 @@ extension HeapModel {
       if accepted[origin], holds { push(target) }
     }
     for (block, origin) in rootBlocks where accepted[origin] { push(block) }
+    for object in releasedObjects.buffer { push(Int(object)) }
     let kinds = self.kinds.base!
-    let strongCounts = self.strongCounts.base!
-    for block in 0..<count
-    where strongCounts[block] == 0 && BlockKind(rawValue: kinds[block])?.isSwiftObject == true {
-      push(block)
-    }
     let starts = outStart.base!
     let targets = outTargets.base
     let infos = outInfos.base
@@ -75,6 +71,6 @@ extension HeapModel {
 
   /// The blocks that leaked: not reachable from any root, and not free memory.
   public func leakedBlocks(reachable: BlockSet) -> [Int] {
-    (0..<blockCount).filter { !reachable.contains($0) && !kind(of: $0).isFree }
+    reachable.missing { !kind(of: $0).isFree }
   }
 }

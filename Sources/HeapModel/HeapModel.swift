@@ -61,6 +61,12 @@ public final class HeapModel: @unchecked Sendable {
   let strongCounts = ScratchBuffer<UInt32>()
   /// How many exact strong references point at each block's start.
   let exactStrongIn = ScratchBuffer<UInt32>()
+  /// The Swift objects whose strong count leaves room for references no
+  /// metadata counts (or is unknown), in block order: those
+  /// ``admitUncountedReferences()`` decides about.
+  let uncountedObjects = ScratchBuffer<UInt32>()
+  /// The Swift objects whose strong count is zero (being destroyed): roots of the mark.
+  let releasedObjects = ScratchBuffer<UInt32>()
 
   // MARK: Edges
 

@@ -43,4 +43,19 @@ public final class BlockSet: @unchecked Sendable {
   /// Whether `block` is in the set.
   @inlinable @inline(__always)
   public func contains(_ block: Int) -> Bool { words64[block >> 6] & (1 << UInt64(block & 63)) != 0 }
+
+  /// The blocks of `0..<capacity` not in the set, in order, that `isIncluded`
+  /// accepts: 64 blocks at a time where all are in it.
+  public func missing(where isIncluded: (Int) -> Bool) -> [Int] {
+    var found: [Int] = []
+    for index in 0..<(capacity + 63) / 64 {
+      var absent = ~words64[index]
+      while absent != 0 {
+        let block = index * 64 + absent.trailingZeroBitCount
+        absent &= absent - 1
+        if block < capacity, isIncluded(block) { found.append(block) }
+      }
+    }
+    return found
+  }
 }

@@ -86,14 +86,24 @@ size_t mv_keepHeldEdges(uint32_t *outStart, uint32_t *targets, uint32_t *infos, 
                         const uint8_t *rules, uint32_t strongKind, uint32_t *exactStrongIn, uint32_t *inCounts,
                         MVEdgeRule rule, void *context);
 
+/// What `mv_markWanted` found besides its marks.
+typedef struct MVWantedFigures {
+  /// Blocks with more exact strong referrers than their strong count.
+  size_t overcounted;
+  /// How many blocks it wrote to `uncounted` and `released`.
+  size_t uncountedCount, releasedCount;
+} MVWantedFigures;
+
 /// Marks in `wanted` (one byte per block) the blocks whose referrers the
 /// heap model's build asks for: every block but those of a kind `countedKinds`
-/// marks (one byte per kind) whose exact strong referrers (`exactStrongIn`)
-/// account for their whole strong count (`strongCounts`; `unknownCount` when
-/// none is known). Returns how many blocks have more exact strong referrers
-/// than their strong count.
-size_t mv_markWanted(const uint8_t *kinds, const uint8_t *countedKinds, const uint32_t *strongCounts,
-                     const uint32_t *exactStrongIn, uint32_t unknownCount, size_t blocks, uint8_t *wanted);
+/// marks (one byte per kind: the Swift objects) whose exact strong referrers
+/// (`exactStrongIn`) account for their whole strong count (`strongCounts`;
+/// `unknownCount` when none is known). Lists, in the same pass, those objects
+/// with room for more referrers than the exact ones (`uncounted`) and those
+/// whose strong count is zero (`released`); each list has room for every block.
+MVWantedFigures mv_markWanted(const uint8_t *kinds, const uint8_t *countedKinds, const uint32_t *strongCounts,
+                              const uint32_t *exactStrongIn, uint32_t unknownCount, size_t blocks, uint8_t *wanted,
+                              uint32_t *uncounted, uint32_t *released);
 
 /// The heap model's backward index, in three steps. First the count of
 /// edges into each block, in `inCounts[block + 1]`: as `mv_keepHeldEdges`
