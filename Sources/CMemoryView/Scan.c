@@ -149,6 +149,53 @@ MVWantedFigures mv_markWanted(const uint8_t *kinds, const uint8_t *countedKinds,
   return figures;
 }
 
+// The EdgeKind raw values the mark tells apart (BlockKind.swift).
+enum { MVEdgeUnmanaged = 3, MVEdgeConservative = 4, MVEdgeBack = 5, MVEdgeAdmitted = 8 };
+
+static inline bool mv_markBlock(uint64_t *marked, uint32_t block) {
+  uint64_t bit = (uint64_t)1 << (block & 63);
+  if (marked[block >> 6] & bit) return false;
+  marked[block >> 6] |= bit;
+  return true;
+}
+
+size_t mv_mark(const MVMarkGraph *graph, uint64_t *marked, uint32_t *stack, size_t depth) {
+  size_t count = 0;
+  while (depth > 0) {
+    uint32_t block = stack[--depth];
+    if (graph->sideTableCount > 0) {
+      size_t lower = 0, upper = graph->sideTableCount;
+      while (lower < upper) {
+        size_t middle = (lower + upper) >> 1;
+        if (graph->sideTableObjects[middle] < block) lower = middle + 1;
+        else upper = middle;
+      }
+      if (lower < graph->sideTableCount && graph->sideTableObjects[lower] == block) {
+        uint32_t table = graph->sideTables[lower];
+        if (mv_markBlock(marked, table)) {
+          stack[depth++] = table;
+          count++;
+        }
+      }
+    }
+    for (uint32_t position = graph->outStart[block]; position < graph->outStart[block + 1]; position++) {
+      uint32_t target = graph->targets[position] & ~MV_INTERIOR_BIT;
+      uint32_t info = graph->infos[position];
+      uint32_t kind = info & 7;
+      if (kind == MVEdgeBack) continue;
+      // Into a Swift object, only a reference its strong count leaves room for.
+      if ((kind == MVEdgeConservative || kind == MVEdgeUnmanaged) && !(info & MVEdgeAdmitted) &&
+          graph->swiftKinds[graph->kinds[target]])
+        continue;
+      if (mv_markBlock(marked, target)) {
+        stack[depth++] = target;
+        count++;
+      }
+    }
+  }
+  return count;
+}
+
 void mv_countBackward(const uint32_t *targets, const uint32_t *outStart, size_t blocks, uint32_t *inCounts) {
   size_t count = outStart[blocks];
   for (size_t position = 0; position < count; position++) inCounts[(targets[position] & ~MV_INTERIOR_BIT) + 1]++;

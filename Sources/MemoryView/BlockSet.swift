@@ -40,6 +40,12 @@ public final class BlockSet: @unchecked Sendable {
   /// The bitmap's words (for the C loops).
   var words: UnsafePointer<UInt64>? { UnsafePointer(words64) }
 
+  /// The bitmap's words, for a C loop that inserts blocks (then ``noteInserted(_:)``).
+  package var mutableWords: UnsafeMutablePointer<UInt64> { words64 }
+
+  /// Counts `added` blocks a C loop inserted through ``mutableWords``.
+  package func noteInserted(_ added: Int) { inserted.pointee += added }
+
   /// Whether `block` is in the set.
   @inlinable @inline(__always)
   public func contains(_ block: Int) -> Bool { words64[block >> 6] & (1 << UInt64(block & 63)) != 0 }

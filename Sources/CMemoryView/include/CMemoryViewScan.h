@@ -105,6 +105,26 @@ MVWantedFigures mv_markWanted(const uint8_t *kinds, const uint8_t *countedKinds,
                               const uint32_t *exactStrongIn, uint32_t unknownCount, size_t blocks, uint8_t *wanted,
                               uint32_t *uncounted, uint32_t *released);
 
+/// The heap model's graph as its mark follows it.
+typedef struct MVMarkGraph {
+  /// The forward edges: `outStart` (a block's first edge), `targets` (with
+  /// the interior bit), `infos` (the edge's kind in bits 0-2, admitted: bit 3).
+  const uint32_t *outStart, *targets, *infos;
+  /// Each block's kind, and per kind whether it is a Swift object (one byte).
+  const uint8_t *kinds, *swiftKinds;
+  /// The objects with a weak reference side table, sorted, and their tables.
+  const uint32_t *sideTableObjects, *sideTables;
+  size_t sideTableCount;
+} MVMarkGraph;
+
+/// Marks in `marked` (a bit per block) every block reachable from the
+/// `depth` blocks on `stack` (each marked already; the stack has room for
+/// every block): along every edge but a side table's pointer back, and a
+/// conservative or unmanaged one into a Swift object unless admitted (see
+/// HeapModel+Mark.swift); an object holds its side table. Returns how many
+/// blocks it marked.
+size_t mv_mark(const MVMarkGraph *graph, uint64_t *marked, uint32_t *stack, size_t depth);
+
 /// The heap model's backward index, in three steps. First the count of
 /// edges into each block, in `inCounts[block + 1]`: as `mv_keepHeldEdges`
 /// leaves them, or counted here from the forward edges (`targets`, grouped
