@@ -219,45 +219,60 @@ void mv_fillBackward(const uint32_t *targets, const uint32_t *outStart, size_t b
 }
 
 MVChunkWalkStop mv_walkChunks(MVChunkWalk *walk, const uint8_t *window, uintptr_t base, size_t count) {
-  const uintptr_t end = walk->end, windowEnd = base + count;
+  // The walk's state in locals: a store to its flags table (bytes, which may
+  // alias anything) made the compiler read every field again per chunk.
+  const uintptr_t end = walk->end, windowEnd = base + count, top = walk->top;
+  const uintptr_t headerSize = walk->headerSize, minimumChunk = walk->minimumChunk, flagBits = walk->flagBits;
+  const uintptr_t previousInUse = walk->previousInUse, tcacheChunkSize = walk->tcacheChunkSize;
+  // glibc's alignment is a power of two: a mask, not a division per chunk.
+  const uintptr_t alignment = walk->alignment, misaligned = alignment - 1;
+  const bool topIsHere = walk->topIsHere, stopsAtFencepost = walk->stopsAtFencepost;
+  const uint8_t origin = walk->origin, inUseFlag = walk->inUseFlag, tcacheCandidateFlag = walk->tcacheCandidateFlag;
+  uintptr_t *const addresses = walk->addresses, *const sizes = walk->sizes;
+  uintptr_t *const keyWords = walk->keyWords, *const firstWords = walk->firstWords;
+  uint8_t *const flags = walk->flags;
+  const size_t capacity = walk->capacity;
+  size_t filled = walk->count;
+  int64_t previous = walk->previous;
   uintptr_t chunk = walk->chunk;
   MVChunkWalkStop stop = MVChunkWalkWindowEnd;
   // A chunk is read here when its header (chunk + 8) is in the window, and
   // kept when its first two user words (to chunk + 32) are too.
-  while (chunk + walk->headerSize <= end && chunk + 8 >= base && chunk + 16 <= windowEnd) {
+  while (chunk + headerSize <= end && chunk + 8 >= base && chunk + 16 <= windowEnd) {
     uintptr_t header, firstWord, keyWord;
     memcpy(&header, window + (chunk + 8 - base), 8);
-    uintptr_t size = header & ~walk->flagBits;
-    if (walk->previous >= 0 && (header & walk->previousInUse) != 0) walk->flags[walk->previous] |= walk->inUseFlag;
-    if (walk->topIsHere ? chunk == walk->top
-                        : (chunk + size == end || (size > end - chunk && size % walk->alignment == 0))) {
+    uintptr_t size = header & ~flagBits;
+    if (previous >= 0 && (header & previousInUse) != 0) flags[previous] |= inUseFlag;
+    if (topIsHere ? chunk == top : (chunk + size == end || (size > end - chunk && (size & misaligned) == 0))) {
       stop = MVChunkWalkTop;
       break;
     }
-    if (size == walk->headerSize && walk->stopsAtFencepost) {
+    if (size == headerSize && stopsAtFencepost) {
       stop = MVChunkWalkFencepost;
       break;
     }
-    if (size < walk->minimumChunk || size % walk->alignment != 0 || size > end - chunk) {
+    if (size < minimumChunk || (size & misaligned) != 0 || size > end - chunk) {
       stop = MVChunkWalkInconsistent;
       break;
     }
     if (chunk + 32 > windowEnd) break;
-    if (walk->count == walk->capacity) {
+    if (filled == capacity) {
       stop = MVChunkWalkFull;
       break;
     }
     memcpy(&firstWord, window + (chunk + 16 - base), 8);
     memcpy(&keyWord, window + (chunk + 24 - base), 8);
-    size_t index = walk->count++;
-    walk->addresses[index] = chunk;
-    walk->sizes[index] = size;
-    walk->flags[index] = walk->origin | (size == walk->tcacheChunkSize ? walk->tcacheCandidateFlag : 0);
-    walk->keyWords[index] = keyWord;
-    walk->firstWords[index] = firstWord;
-    walk->previous = (int64_t)index;
+    size_t index = filled++;
+    addresses[index] = chunk;
+    sizes[index] = size;
+    flags[index] = origin | (size == tcacheChunkSize ? tcacheCandidateFlag : 0);
+    keyWords[index] = keyWord;
+    firstWords[index] = firstWord;
+    previous = (int64_t)index;
     chunk += size;
   }
+  walk->count = filled;
+  walk->previous = previous;
   walk->chunk = chunk;
   return stop;
 }
