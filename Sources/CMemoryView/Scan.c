@@ -99,7 +99,7 @@ size_t mv_keepHeldEdges(uint32_t *outStart, uint32_t *targets, uint32_t *infos, 
   size_t written = 0;
   for (size_t source = 0; source < blocks; source++) {
     uint32_t begin = outStart[source], end = outStart[source + 1];
-    outStart[source] = (uint32_t)written;
+    if (begin != written) outStart[source] = (uint32_t)written;
     bool asksOutOf = (rules[kinds[source]] & MVEdgeRuleAskOutOf) != 0;
     for (uint32_t position = begin; position < end; position++) {
       uint32_t rawTarget = targets[position], target = rawTarget & ~MV_INTERIOR_BIT;
@@ -109,8 +109,12 @@ size_t mv_keepHeldEdges(uint32_t *outStart, uint32_t *targets, uint32_t *infos, 
       if ((asksOutOf || (into & MVEdgeRuleAskInto)) && !rule(context, (uint32_t)source, rawTarget, &info)) continue;
       if (rawTarget == target && (info & 7) == strongKind) exactStrongIn[target]++;
       inCounts[target + 1]++;
-      targets[written] = rawTarget;
-      infos[written] = info;
+      // Until an edge is dropped every edge stays where it is: not written
+      // again, its cache line stays clean (20 MB at 10^6 objects).
+      if (written != position || info != infos[position]) {
+        targets[written] = rawTarget;
+        infos[written] = info;
+      }
       written++;
     }
   }
