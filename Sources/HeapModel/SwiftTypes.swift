@@ -37,6 +37,10 @@ package final class SwiftTypes {
   /// Copies of another process's reflection sections: the library keeps
   /// pointers into them for its whole life.
   private var sectionCopies: [UnsafeMutableRawBufferPointer] = []
+  /// The paths of another process's images that hold Swift reflection
+  /// sections (nil for this process, read in place): the others hold no
+  /// Swift metadata, nor the runtime's caches of it.
+  package private(set) var swiftImagePaths: Set<String>?
 
   /// How the layer reads memory.
   enum Reader {
@@ -70,6 +74,7 @@ package final class SwiftTypes {
       let found = snapshot.images.images.compactMap { image in
         ReflectionSections.read(path: image.path).map { (image: image, sections: $0) }
       }
+      swiftImagePaths = Set(found.filter { $0.sections.span != nil }.map(\.image.path))
       let executable = snapshot.images.images.first?.path
       for (image, sections) in Self.searchOrder(found, executable: executable) {
         addImage(image, sections: sections, memory: snapshot.memory)
