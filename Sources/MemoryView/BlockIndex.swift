@@ -49,7 +49,7 @@ package struct BlockIndex {
       // A region of one block (a chunk of its own mapping) needs no buckets.
       let bucketCount =
         block - first == 1 ? 0 : Int((end - start + (1 << Self.bucketShift) - 1) >> Self.bucketShift)
-      buckets.reserve(buckets.count + bucketCount)
+      buckets.reserve(buckets.count + bucketCount + 1)
       let table = buckets.base! + buckets.count
       var cursor = first
       for bucket in 0..<bucketCount {

@@ -109,6 +109,27 @@ import Testing
     #expect(firstWrong.isEmpty, "\(wrong.count) addresses answered wrongly")
   }
 
+  @Test func aRegionOfOneBlockBelowTheOthersIsFound() {
+    // A chunk of its own mapping at the lowest address: the index's first
+    // region has no buckets (its table was not yet mapped: a crash).
+    var layout: [(gap: UInt, size: UInt)] = [(gap: 0, size: 300_000)]
+    layout += alignedLayout
+    layout[1].gap += 1 << 20
+    let (starts, sizes) = tables(layout, base: 0x10_0000)
+    let second = starts.base![1]
+    let blockIndex = BlockIndex(
+      starts: starts, sizes: sizes,
+      regions: [0x10_0000..<(second - 16), (second - 16)..<(second + (1 << 22))])
+    var index = blockIndex.raw
+    #expect(index.regionCount == 2)
+    let probes: [UInt] = [
+      0x10_0000, 0x10_0000 + 8, 0x10_0000 + 299_999, 0x10_0000 + 300_000, second, second + 8,
+    ]
+    let answers = probes.map { mv_lookUp(&index, $0) }
+    withExtendedLifetime(blockIndex) {}
+    #expect(answers == [0, interiorBit, interiorBit, -1, 1, 1 | interiorBit])
+  }
+
   @Test func aTaggedReferenceIsFoundWithoutItsTagAndACountWordIsNot() {
     let (starts, sizes) = tables(alignedLayout, base: 0x10_0000)
     let blockIndex = BlockIndex(starts: starts, sizes: sizes, regions: [0x10_0000..<0x20_0000])
