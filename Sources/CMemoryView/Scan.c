@@ -88,14 +88,14 @@ MV_LOOKUP_CLONES size_t mv_scanConservative(const MVBlockIndex *index, const uin
     int64_t target = mv_lookUp(index, words[position]);
     if (target < 0 || (uint32_t)(target & ~MV_INTERIOR_BIT) == source) continue;
     targets[written] = (uint32_t)target;
-    infos[written++] = (firstWord + (uint32_t)position) << 4 | kind;
+    infos[written++] = (firstWord + (uint32_t)position) << MV_EDGE_WORD_SHIFT | kind;
   }
   return written;
 }
 
 size_t mv_keepHeldEdges(uint32_t *outStart, uint32_t *targets, uint32_t *infos, size_t blocks, const uint8_t *kinds,
-                        const uint8_t *rules, uint32_t strongKind, uint32_t *exactStrongIn, uint32_t *inCounts,
-                        MVEdgeRule rule, void *context) {
+                        const uint8_t *rules, uint32_t *exactStrongIn, uint32_t *inCounts, MVEdgeRule rule,
+                        void *context) {
   size_t written = 0;
   for (size_t source = 0; source < blocks; source++) {
     uint32_t begin = outStart[source], end = outStart[source + 1];
@@ -107,7 +107,7 @@ size_t mv_keepHeldEdges(uint32_t *outStart, uint32_t *targets, uint32_t *infos, 
       uint8_t into = rules[kinds[target]];
       if (into & MVEdgeRuleDropInto) continue;
       if ((asksOutOf || (into & MVEdgeRuleAskInto)) && !rule(context, (uint32_t)source, rawTarget, &info)) continue;
-      if (rawTarget == target && (info & 7) == strongKind) exactStrongIn[target]++;
+      if (rawTarget == target && (info & MV_EDGE_KIND_MASK) == MVEdgeStrong) exactStrongIn[target]++;
       inCounts[target + 1]++;
       // Until an edge is dropped every edge stays where it is: not written
       // again, its cache line stays clean (20 MB at 10^6 objects).
@@ -153,9 +153,6 @@ MVWantedFigures mv_markWanted(const uint8_t *kinds, const uint8_t *countedKinds,
   return figures;
 }
 
-// The EdgeKind raw values the mark tells apart (BlockKind.swift).
-enum { MVEdgeUnmanaged = 3, MVEdgeConservative = 4, MVEdgeBack = 5, MVEdgeAdmitted = 8 };
-
 static inline bool mv_markBlock(uint64_t *marked, uint32_t block) {
   uint64_t bit = (uint64_t)1 << (block & 63);
   if (marked[block >> 6] & bit) return false;
@@ -185,10 +182,10 @@ size_t mv_mark(const MVMarkGraph *graph, uint64_t *marked, uint32_t *stack, size
     for (uint32_t position = graph->outStart[block]; position < graph->outStart[block + 1]; position++) {
       uint32_t target = graph->targets[position] & ~MV_INTERIOR_BIT;
       uint32_t info = graph->infos[position];
-      uint32_t kind = info & 7;
+      uint32_t kind = info & MV_EDGE_KIND_MASK;
       if (kind == MVEdgeBack) continue;
       // Into a Swift object, only a reference its strong count leaves room for.
-      if ((kind == MVEdgeConservative || kind == MVEdgeUnmanaged) && !(info & MVEdgeAdmitted) &&
+      if ((kind == MVEdgeConservative || kind == MVEdgeUnmanaged) && !(info & MV_EDGE_ADMITTED) &&
           graph->swiftKinds[graph->kinds[target]])
         continue;
       if (mv_markBlock(marked, target)) {

@@ -50,6 +50,12 @@ public enum BlockKind: UInt8, Sendable, Hashable, CaseIterable, Codable {
   /// leak, never read for references.
   public var isFree: Bool { self == .cached || self == .allocator }
 
+  /// One byte per raw value, 1 for the Swift objects' kinds: the C loops'
+  /// way to ask ``isSwiftObject``.
+  static let swiftObjectTable: [UInt8] = (0..<256).map { raw in
+    BlockKind(rawValue: UInt8(raw))?.isSwiftObject == true ? 1 : 0
+  }
+
   /// Whether the block is one of the native collection storages.
   public var isCollectionStorage: Bool {
     self == .arrayStorage || self == .dictionaryStorage || self == .setStorage

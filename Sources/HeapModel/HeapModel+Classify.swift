@@ -288,7 +288,7 @@ extension HeapModel.Builder {
     let kept = withUnsafeMutablePointer(to: &context) { context in
       mv_keepHeldEdges(
         model.outStart.base, model.outTargets.base, model.outInfos.base, count, model.kinds.base, rules,
-        UInt32(EdgeKind.strong.rawValue), model.exactStrongIn.base, model.inStart.base,
+        model.exactStrongIn.base, model.inStart.base,
         { context, source, target, info in
           context!.assumingMemoryBound(to: HeldEdgeRules.self).pointee.holds(
             from: Int(source), rawTarget: target, info: &info!.pointee)
@@ -308,14 +308,13 @@ extension HeapModel.Builder {
   /// than their strong count (``Figures/overcounted``).
   mutating func buildBackwardIndex() {
     let count = heap.count
-    var swiftKinds = [UInt8](repeating: 0, count: 256)
-    for kind in BlockKind.allCases where kind.isSwiftObject { swiftKinds[Int(kind.rawValue)] = 1 }
     let wanted = ScratchBuffer<UInt8>(capacity: count + 1)
     // Reserved for every block, touched only as far as they fill.
     model.uncountedObjects.reserve(count + 1)
     model.releasedObjects.reserve(count + 1)
     let found = mv_markWanted(
-      model.kinds.base, swiftKinds, model.strongCounts.base, model.exactStrongIn.base, HeapModel.unknownCount,
+      model.kinds.base, BlockKind.swiftObjectTable, model.strongCounts.base, model.exactStrongIn.base,
+      HeapModel.unknownCount,
       count, wanted.base, model.uncountedObjects.base, model.releasedObjects.base)
     model.uncountedObjects.grow(by: found.uncountedCount)
     model.releasedObjects.grow(by: found.releasedCount)

@@ -40,15 +40,10 @@ extension HeapModel {
     for object in releasedObjects.buffer { push(Int(object)) }
     // Then the mark itself, in C (`mv_mark`): a Swift dictionary lookup per
     // block for its side table was most of a mark of 10⁶ objects with any.
-    assert(
-      EdgeKind.unmanaged.rawValue == 3 && EdgeKind.conservative.rawValue == 4 && EdgeKind.back.rawValue == 5)
-    assert(Self.admittedBit == 8 && Self.kindMask == 7)
-    var swiftKinds = [UInt8](repeating: 0, count: 256)
-    for kind in BlockKind.allCases where kind.isSwiftObject { swiftKinds[Int(kind.rawValue)] = 1 }
     let tables = sideTableOfObject.sorted { $0.key < $1.key }
     let objects = tables.map { UInt32($0.key) }
     let tableBlocks = tables.map { UInt32($0.value) }
-    let marks = swiftKinds.withUnsafeBufferPointer { swiftKinds in
+    let marks = BlockKind.swiftObjectTable.withUnsafeBufferPointer { swiftKinds in
       objects.withUnsafeBufferPointer { objects in
         tableBlocks.withUnsafeBufferPointer { tableBlocks in
           var graph = MVMarkGraph(

@@ -152,10 +152,11 @@ public final class HeapModel: @unchecked Sendable {
   static let unknownCount = UInt32.max
   /// Set on a stored target when the pointer points into the middle of the block.
   static let interiorBit: UInt32 = 1 << 31  // MV_INTERIOR_BIT
-  /// An edge's info word: its kind, whether it is admitted, its word position.
-  static let kindMask: UInt32 = 7
-  static let admittedBit: UInt32 = 8
-  static let wordShift: UInt32 = 4
+  /// An edge's info word: its kind, whether it is admitted, its word
+  /// position (laid out in CMemoryViewScan.h, which the C loops read).
+  static let kindMask = UInt32(MV_EDGE_KIND_MASK)
+  static let admittedBit = UInt32(MV_EDGE_ADMITTED)
+  static let wordShift = UInt32(MV_EDGE_WORD_SHIFT)
 
   /// What building a model looked at and what it cost.
   public struct Figures: Sendable, Hashable {

@@ -36,6 +36,25 @@ typedef struct MVBlockIndex {
 /// Set on a block position when a pointer points into the middle of the block.
 #define MV_INTERIOR_BIT ((uint32_t)1 << 31)
 
+/// An edge's info word in the heap model's tables: its kind (one of
+/// `MVEdgeKind`) in the bits of `MV_EDGE_KIND_MASK`, `MV_EDGE_ADMITTED` when
+/// it is one of the references a Swift object's strong count leaves room
+/// for, and its word position in its source shifted left by
+/// `MV_EDGE_WORD_SHIFT`.
+#define MV_EDGE_KIND_MASK 7u
+#define MV_EDGE_ADMITTED 8u
+#define MV_EDGE_WORD_SHIFT 4
+
+/// `EdgeKind`'s raw values (BlockKind.swift; a test holds the two together).
+enum {
+  MVEdgeStrong = 0,
+  MVEdgeUnowned = 1,
+  MVEdgeWeak = 2,
+  MVEdgeUnmanaged = 3,
+  MVEdgeConservative = 4,
+  MVEdgeBack = 5,
+};
+
 /// The block whose memory contains `address` exactly (no tags), or -1.
 int64_t mv_findBlock(const MVBlockIndex *index, uintptr_t address);
 
@@ -78,13 +97,13 @@ typedef bool (*MVEdgeRule)(void *context, uint32_t source, uint32_t target, uint
 /// The heap model's one pass over its forward edges (`outStart`: `blocks + 1`
 /// entries, `targets` and `infos`) after they are read: drops the edges
 /// `rules` and `rule` say hold nothing, compacting the tables in place;
-/// counts each block's exact strong referrers to its start (`info`'s kind
-/// `strongKind`) in `exactStrongIn`, and each block's kept referrers in
+/// counts each block's exact strong referrers to its start in
+/// `exactStrongIn`, and each block's kept referrers in
 /// `inCounts[block + 1]` (`blocks + 1` entries, zero on entry: the backward
 /// index's counts, see `mv_countBackward`). Returns how many edges are kept.
 size_t mv_keepHeldEdges(uint32_t *outStart, uint32_t *targets, uint32_t *infos, size_t blocks, const uint8_t *kinds,
-                        const uint8_t *rules, uint32_t strongKind, uint32_t *exactStrongIn, uint32_t *inCounts,
-                        MVEdgeRule rule, void *context);
+                        const uint8_t *rules, uint32_t *exactStrongIn, uint32_t *inCounts, MVEdgeRule rule,
+                        void *context);
 
 /// What `mv_markWanted` found besides its marks.
 typedef struct MVWantedFigures {
@@ -108,7 +127,7 @@ MVWantedFigures mv_markWanted(const uint8_t *kinds, const uint8_t *countedKinds,
 /// The heap model's graph as its mark follows it.
 typedef struct MVMarkGraph {
   /// The forward edges: `outStart` (a block's first edge), `targets` (with
-  /// the interior bit), `infos` (the edge's kind in bits 0-2, admitted: bit 3).
+  /// the interior bit), `infos` (see `MV_EDGE_KIND_MASK`).
   const uint32_t *outStart, *targets, *infos;
   /// Each block's kind, and per kind whether it is a Swift object (one byte).
   const uint8_t *kinds, *swiftKinds;
