@@ -41,9 +41,15 @@ extension HeapModel {
   /// no buffer of the program's: it is the address of a metadata record in
   /// one of the runtime's 16 KB allocation pages, which every kind of memory
   /// keeps (measured: a test's closure context held a page that way, and the
-  /// page's stale words were a path no word of the program's makes).
+  /// page's stale words were a path no word of the program's makes). The
+  /// block may read as a C object: the type-name cache's table, whose first
+  /// key is a type's metadata in an image, does whenever its first bucket
+  /// is taken (its empty buckets' stale words then made owners, see
+  /// ``cost(of:)``).
   private func isHeldOnlyByMetadata(_ block: Int) -> Bool {
-    guard rootBlocks[block] == nil, kind(of: block) == .mallocBlock else { return false }
+    guard rootBlocks[block] == nil, kind(of: block) == .mallocBlock || kind(of: block) == .cObject else {
+      return false
+    }
     let start = Int(inStart.base![block])
     let end = Int(inStart.base![block + 1])
     for slot in start..<end {

@@ -45,8 +45,7 @@ extension HeapModel {
   /// and was a cheaper path than the run loop's own, 1 run in 250 of a
   /// timer's test under load).
   public func cost(of edge: Edge) -> Int? {
-    guard holdsLife(edge), !(metadataBlocks.contains(edge.source) && !metadataBlocks.contains(edge.target))
-    else { return nil }
+    guard isStep(edge) else { return nil }
     if edge.kind == .strong && !edge.isInterior { return 1 }
     let sourceKind = kind(of: edge.source)
     let step: Int
@@ -66,14 +65,27 @@ extension HeapModel {
     kind.isSwiftObject || kind == .cObject || kind == .block
   }
 
+  /// Whether `edge` can be a step of a path (see ``cost(of:)``): it holds
+  /// its target alive, and it is no word of the runtime's metadata memory
+  /// that points out of it.
+  private func isStep(_ edge: Edge) -> Bool {
+    holdsLife(edge) && !(metadataBlocks.contains(edge.source) && !metadataBlocks.contains(edge.target))
+  }
+
   /// Whether plain block `block` has an owner that says what it is: an
-  /// object whose word points at its start (see ``cost(of:)``).
+  /// object whose word points at its start and is a step of a path (see
+  /// ``cost(of:)``). A word that is never a step is never an owner's: a
+  /// stale word in an empty bucket of the runtime's type-name cache (whose
+  /// table its first key, a type's metadata, makes look like a C object)
+  /// pointed at the first link of a test's chain of plain nodes, whose own
+  /// path then cost the penalty and lost to a table's stale word.
   private func isOwnedByAnObject(_ block: Int) -> Bool {
     guard kind(of: block) == .mallocBlock else { return false }
     if !backwardIndexIsComplete { completeBackwardIndex() }
     for slot in Int(inStart.base![block])..<Int(inStart.base![block + 1]) {
       let source = inSources.base![slot]
-      if source & Self.interiorBit == 0, Self.isTyped(kind(of: Int(source))) { return true }
+      guard source & Self.interiorBit == 0, Self.isTyped(kind(of: Int(source))) else { continue }
+      if isStep(edge(at: Int(inEdges.base![slot]), source: Int(source))) { return true }
     }
     return false
   }

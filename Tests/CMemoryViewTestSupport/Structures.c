@@ -355,6 +355,20 @@ void *mvt_releaseBehindCache(void) {
   return context;
 }
 
+void mvt_holdCacheTableWithStaleWordToALink(void) {
+  // A size no other block of the test process has; only the cache
+  // variable holds it.
+  void **table = calloc(1, 3032);
+  table[0] = (void *)mvt_structType;
+  table[7] = ((void **)mvt_ownerHead)[0];
+  $s22CMemoryViewTestSupport9FakeCacheMK = table;
+}
+
+void mvt_releaseCacheTable(void) {
+  free($s22CMemoryViewTestSupport9FakeCacheMK);
+  $s22CMemoryViewTestSupport9FakeCacheMK = NULL;
+}
+
 // MARK: A holder replaced without pause
 
 void *mvt_movingHolder;

@@ -52,6 +52,26 @@ struct CStructureModelTests {
     }
   }
 
+  /// For a failure: the path found, then each block of the chain from
+  /// `mvt_ownerHead` with the typed blocks whose word points at its start
+  /// (what makes a plain block owned, see ``HeapModel/cost(of:)``).
+  private func ownerChainReport(_ path: HeapModel.RootPath, in model: HeapModel) -> String {
+    let snapshot = model.snapshot
+    var lines = ["found: \(model.describe(path.root)) \(path.blocks.map { model.describe($0) })"]
+    let global = snapshot.images.images.lazy.compactMap { $0.address(ofSymbol: "mvt_ownerHead") }.first
+    var address = global.flatMap { snapshot.memory.word(at: $0) } ?? 0
+    while lines.count < 6, let block = model.block(containing: address) {
+      let owners = model.edges(into: block).filter { edge in
+        let kind = model.kind(of: edge.source)
+        return !edge.isInterior && (kind.isSwiftObject || kind == .cObject || kind == .block)
+      }
+      let named = owners.map { "\(model.describe($0.source)) word \($0.word)" }
+      lines.append("\(model.describe(block)) \(model.kind(of: block)), typed referrers: \(named)")
+      address = snapshot.memory.word(at: snapshot.heap[block].address) ?? 0
+    }
+    return lines.joined(separator: "\n")
+  }
+
   /// Whether a root is a global: the tests that ask for a global's path
   /// accept no other root.
   static func isGlobal(_ kind: RootKind) -> Bool {
@@ -161,8 +181,9 @@ struct CStructureModelTests {
       let block = try #require(model.block(containing: unmask(masked)))
       let path = try #require(model.pathToRoot(from: block, accepts: Self.isGlobal).path)
       expectReal(path, in: model)
-      #expect(model.describe(path.root).contains("mvt_ownerHead"), "\(model.describe(path.root))")
-      #expect(path.blocks.count == 5)
+      #expect(
+        model.describe(path.root).contains("mvt_ownerHead") && path.blocks.count == 5,
+        "\(ownerChainReport(path, in: model))")
     }
     mvt_dropOwnersWord()
     let model = try HeapModel(snapshot: try ProcessSnapshot.ofFrozenCopy())
@@ -170,6 +191,25 @@ struct CStructureModelTests {
     let path = try #require(model.pathToRoot(from: block, accepts: Self.isGlobal).path)
     #expect(model.describe(path.root).contains("mvt_staleTable"), "\(model.describe(path.root))")
     #expect(path.blocks.count == 2)
+  }
+
+  /// A word of the runtime's metadata memory that points out of it is never
+  /// a step of a path, so it makes no owner either: a stale word in an
+  /// empty bucket of the type-name cache's table (a C object to the model
+  /// when its first key is a type's metadata) at the start of a link of the
+  /// owner's chain made that link "owned", and the table's word won.
+  @Test func aStaleWordInARuntimeCachesTableMakesNoOwner() throws {
+    let masked = mvt_makeOwnedBlockAndStaleTable()
+    defer { mvt_freeOwnedBlock() }
+    mvt_holdCacheTableWithStaleWordToALink()
+    defer { mvt_releaseCacheTable() }
+    let model = try HeapModel(snapshot: try ProcessSnapshot.ofFrozenCopy())
+    let block = try #require(model.block(containing: unmask(masked)))
+    let path = try #require(model.pathToRoot(from: block, accepts: Self.isGlobal).path)
+    expectReal(path, in: model)
+    #expect(
+      model.describe(path.root).contains("mvt_ownerHead") && path.blocks.count == 5,
+      "\(ownerChainReport(path, in: model))")
   }
 
   @Test func theIndexesAgreeBothWays() throws {

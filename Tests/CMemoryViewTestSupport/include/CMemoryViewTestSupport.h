@@ -104,6 +104,15 @@ void mvt_freeOwnedBlock(void);
 void mvt_holdBehindCache(int variable, void *context);
 void *mvt_releaseBehindCache(void);
 
+/// After `mvt_makeOwnedBlockAndStaleTable`: a table that only a global named
+/// as a runtime cache variable (`$s…MK`) holds, whose first word points into
+/// an image (it reads as a C object, as the runtime's type-name cache's
+/// table does when its first bucket holds a type's metadata) and whose word
+/// 7 points at the start of the second link from `mvt_ownerHead`: a stale
+/// word in an empty bucket. `mvt_releaseCacheTable` frees it.
+void mvt_holdCacheTableWithStaleWordToALink(void);
+void mvt_releaseCacheTable(void);
+
 /// A block nothing points at: allocated, its address kept masked only.
 uintptr_t mvt_makeUnreferenced(size_t size);
 void mvt_freeMasked(uintptr_t masked);
