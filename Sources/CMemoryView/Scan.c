@@ -277,3 +277,64 @@ MVChunkWalkStop mv_walkChunks(MVChunkWalk *walk, const uint8_t *window, uintptr_
   walk->chunk = chunk;
   return stop;
 }
+
+size_t mv_keepLiveChunks(MVLiveChunks *chunks) {
+  uintptr_t *const addresses = chunks->addresses, *const sizes = chunks->sizes;
+  uintptr_t *const keyWords = chunks->keyWords, *const firstWords = chunks->firstWords;
+  uint8_t *const flags = chunks->flags;
+  const size_t count = chunks->count;
+  const uintptr_t headerSize = chunks->headerSize;
+  const uint8_t mmapped = chunks->mmappedOrigin, inUse = chunks->inUseFlag, freeFlag = chunks->freeFlag;
+  const uint8_t allocatorInternal = chunks->allocatorInternalFlag, internalBlock = chunks->internalBlockFlag;
+  size_t kept = 0, overlapping = 0, freeInBins = 0;
+  uintptr_t end = 0, liveBytes = 0;
+  for (size_t index = 0; index < count; index++) {
+    // Everything of the chunk is read before its entry may be overwritten.
+    const uintptr_t address = addresses[index], size = sizes[index];
+    const uint8_t flag = flags[index];
+    // Heaps walked while they change can overlap (one grew into the range
+    // another was found in): the blocks stay in address order, each after
+    // the last, or the scan and the index would misread them.
+    if (address < end) {
+      overlapping++;
+      continue;
+    }
+    if ((flag & inUse) == 0) {
+      freeInBins++;
+      continue;
+    }
+    if (flag & freeFlag) continue;
+    const uint8_t origin = flag & 3;
+    const uintptr_t usable = size - (origin == mmapped ? headerSize : 8);
+    end = address + size;
+    addresses[kept] = address + headerSize;
+    sizes[kept] = usable;
+    firstWords[kept] = firstWords[index];
+    keyWords[kept] = keyWords[index];
+    flags[kept] = origin | ((flag & allocatorInternal) ? internalBlock : 0);
+    liveBytes += usable;
+    kept++;
+  }
+  chunks->overlapping += overlapping;
+  chunks->freeInBins += freeInBins;
+  chunks->liveBytes = liveBytes;
+  return kept;
+}
+
+bool mv_fillBuckets(const uintptr_t *starts, size_t first, size_t end, uintptr_t start, size_t bucketCount,
+                    uint64_t *buckets) {
+  size_t cursor = first;
+  uintptr_t misaligned = 0;
+  for (size_t bucket = 0; bucket < bucketCount; bucket++) {
+    const uintptr_t bucketEnd = start + ((uintptr_t)(bucket + 1) << MV_BUCKET_SHIFT);
+    uint64_t entry = (uint64_t)cursor;
+    while (cursor < end && starts[cursor] < bucketEnd) {
+      const uintptr_t offset = starts[cursor] - start;
+      misaligned |= offset;
+      entry |= (uint64_t)1 << (32 + ((offset >> MV_GRANULE_SHIFT) & 31));
+      cursor++;
+    }
+    buckets[bucket] = entry;
+  }
+  return (misaligned & (((uintptr_t)1 << MV_GRANULE_SHIFT) - 1)) == 0;
+}

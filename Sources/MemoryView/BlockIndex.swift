@@ -51,18 +51,7 @@ package struct BlockIndex {
         block - first == 1 ? 0 : Int((end - start + (1 << Self.bucketShift) - 1) >> Self.bucketShift)
       buckets.reserve(buckets.count + bucketCount + 1)
       let table = buckets.base! + buckets.count
-      var cursor = first
-      for bucket in 0..<bucketCount {
-        let bucketEnd = start + UInt(bucket + 1) << Self.bucketShift
-        var entry = UInt64(cursor)
-        while cursor < block, starts[cursor] < bucketEnd {
-          let offset = starts[cursor] - start
-          aligned = aligned && offset & (1 << Self.granuleShift - 1) == 0
-          entry |= 1 << (32 + UInt64(offset >> Self.granuleShift & 31))
-          cursor += 1
-        }
-        table[bucket] = entry
-      }
+      if bucketCount > 0, !mv_fillBuckets(starts, first, block, start, bucketCount, table) { aligned = false }
       buckets.grow(by: bucketCount)
       for value in [start, end, UInt(first), UInt(block), firstBucket] { regions.append(value) }
     }

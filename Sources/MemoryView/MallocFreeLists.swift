@@ -1,3 +1,5 @@
+import CMemoryView
+
 /// Reading glibc's free lists: which chunks that look in use are in fact free.
 ///
 /// A chunk on a thread's tcache or on an arena's fastbin keeps the next
@@ -184,37 +186,23 @@ extension MallocWalk {
   /// 10⁶ blocks, the kernel zeroing 50 MB of new tables was a fifth of the
   /// analysis on this machine).
   mutating func keepLiveBlocks() {
-    var kept = 0
-    var end: UInt = 0
-    liveBytes = 0
-    for index in 0..<chunkCount {
-      // Everything of the chunk is read before its entry may be overwritten.
-      let address = chunkAddress[index]
-      let size = chunkSize[index]
-      let flags = chunkFlag[index]
-      // Heaps walked while they change can overlap (one grew into the
-      // range another was found in): the blocks stay in address order,
-      // each after the last, or the scan and the index would misread them.
-      guard address >= end else {
-        report.overlapping += 1
-        continue
-      }
-      if flags & ChunkFlag.inUse == 0 {
-        report.freeInBins += 1
-        continue
-      }
-      guard flags & ChunkFlag.free == 0 else { continue }
-      let origin = flags & 3
-      let overhead = origin == MallocBlock.Origin.mmapped.rawValue ? MallocLayout.headerSize : 8
-      end = address + size
-      chunkAddress[kept] = address + MallocLayout.headerSize
-      chunkFirstWord[kept] = chunkFirstWord[index]
-      chunkKeyWord[kept] = chunkKeyWord[index]
-      chunkSize[kept] = size - overhead
-      liveBytes += size - overhead
-      chunkFlag[kept] = origin | (flags & ChunkFlag.allocatorInternal != 0 ? ChunkFlag.internalBlock : 0)
-      kept += 1
-    }
+    var live = MVLiveChunks()
+    live.addresses = chunkAddress
+    live.sizes = chunkSize
+    live.keyWords = chunkKeyWord
+    live.firstWords = chunkFirstWord
+    live.flags = chunkFlag
+    live.count = chunkCount
+    live.headerSize = MallocLayout.headerSize
+    live.mmappedOrigin = MallocBlock.Origin.mmapped.rawValue
+    live.inUseFlag = ChunkFlag.inUse
+    live.freeFlag = ChunkFlag.free
+    live.allocatorInternalFlag = ChunkFlag.allocatorInternal
+    live.internalBlockFlag = ChunkFlag.internalBlock
+    let kept = mv_keepLiveChunks(&live)
+    report.overlapping += live.overlapping
+    report.freeInBins += live.freeInBins
+    liveBytes = live.liveBytes
     for table in [chunks, chunkSizes, keyWords, firstWords] { table.truncate(to: kept) }
     chunkFlags.truncate(to: kept)
     chunkCount = 0

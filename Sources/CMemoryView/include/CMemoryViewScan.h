@@ -177,6 +177,33 @@ typedef struct MVChunkWalk {
   uintptr_t chunk;
 } MVChunkWalk;
 
+/// The chunk tables of a heap walk (see MallocFreeLists.swift), compacted in
+/// place by `mv_keepLiveChunks`, and what it counted.
+typedef struct MVLiveChunks {
+  // The walk's tables, `count` chunks in address order; their first `kept` entries become the blocks.
+  uintptr_t *addresses, *sizes, *keyWords, *firstWords;
+  uint8_t *flags;
+  size_t count;
+  // glibc's chunk header, the walk's flag bits and a block's `internal` flag (given by MallocLayout and ChunkFlag).
+  uintptr_t headerSize;
+  uint8_t mmappedOrigin, inUseFlag, freeFlag, allocatorInternalFlag, internalBlockFlag;
+  // Counted: chunks overlapping an earlier one (heaps walked while they
+  // changed), chunks free in malloc's bins, and the live blocks' bytes.
+  size_t overlapping, freeInBins;
+  uintptr_t liveBytes;
+} MVLiveChunks;
+
+/// Keeps the chunks in use and on no free list as blocks, in place: a block's
+/// entry is its user memory's address, its usable size, its origin and
+/// internal flag, its first two words. Returns how many are kept.
+size_t mv_keepLiveChunks(MVLiveChunks *chunks);
+
+/// Fills the block index's `bucketCount` buckets of one region that starts at
+/// `start` and holds blocks `first..<end` (see `MVBlockIndex`). Returns
+/// whether every block starts on the 16-byte grid.
+bool mv_fillBuckets(const uintptr_t *starts, size_t first, size_t end, uintptr_t start, size_t bucketCount,
+                    uint64_t *buckets);
+
 /// How `mv_walkChunks` stopped.
 typedef enum MVChunkWalkStop {
   /// The next chunk's header or first user words are not in the window (or the heap ended).
