@@ -72,7 +72,10 @@ let package = Package(
     // read exactly where Swift metadata describes them; leaks, root paths,
     // the census read it.
     .target(
-      name: "HeapModel", dependencies: ["MemoryView", "CMemoryView", "CRemoteMirror", "LeakLabLocking"]),
+      name: "HeapModel",
+      dependencies: ["MemoryView", "CMemoryView", "CRemoteMirror", "CHeapModel", "LeakLabLocking"]),
+    // The heap model's step per block for the common blocks, in C.
+    .target(name: "CHeapModel", dependencies: ["CMemoryView", "CRemoteMirror"]),
     // Whole-program leaks (`leaklab leaks`): ptrace, the heap marked from the
     // roots, leaked blocks named by Remote Mirror reading the other process.
     .target(

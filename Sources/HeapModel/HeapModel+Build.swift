@@ -1,3 +1,4 @@
+import CHeapModel
 import CMemoryView
 import CRemoteMirror
 import MemoryView
@@ -23,13 +24,22 @@ extension HeapModel {
     /// Blocks whose kind is known before they are read (free caches, byte buffers).
     let presetKinds: [Int: BlockKind]
     let presetBlocks: BlockSet
-    /// The kind of each type id (a copy of the model's types' kinds, for the inner loop).
-    var typeKinds: [BlockKind] = [.mallocBlock]
-    /// The last type ids found by first word: a direct-mapped cache before the dictionary.
-    var recentFirstWords = [UInt](repeating: 0, count: 4096)
-    var recentTypeIDs = [UInt32](repeating: 0, count: 4096)
-    /// Objects whose counts are in a side table: the object and the table's address.
-    var sideTables: [(object: Int, table: UInt)] = []
+    /// Per type id: its kind, its flags, its slots when they are references
+    /// at fixed offsets only (the common class: read without walking the
+    /// layout), the largest block an instance can be (see
+    /// ``largestBlock(for:metadata:foundation:)``). Tables for the C step.
+    let typeInfos = ScratchBuffer<HMTypeInfo>()
+    let slotTable = ScratchBuffer<HMSlot>()
+    /// The last type ids found by first word: a direct-mapped cache before
+    /// the dictionary (4096 entries; the C step reads it too).
+    let recentFirstWords = ScratchBuffer<UInt>()
+    let recentTypeIDs = ScratchBuffer<UInt32>()
+    /// The C step's state (see CHeapModel.h).
+    var reader = HMBlockReader()
+    /// Objects whose counts are in a side table, in block order, and each
+    /// table's address (the C step appends to them too).
+    let sideTableObjects = ScratchBuffer<UInt32>()
+    let sideTableAddresses = ScratchBuffer<UInt>()
     /// The sizes Block descriptors give.
     var blockDescriptorSizes: [UInt: Int] = [:]
     /// The ids of the C types met, by kind and name.
@@ -38,11 +48,6 @@ extension HeapModel {
     var sideTableOwner: [Int: Int] = [:]
     /// Each task slab's tasks (see ``assignSlabOwners()``).
     var slabOwners: [Int: [Int]] = [:]
-    /// Per type id: its slots, when they are references at fixed offsets only
-    /// (the common class): read without walking the layout.
-    var simpleSlots: [UnsafeMutableBufferPointer<SimpleSlot>?] = [nil]
-    /// Per type id: the largest block one of its instances can be (see ``largestBlock(for:metadata:foundation:)``).
-    var largestBlock: [Int] = [Int.max]
     var bytesRead = 0
     var swiftObjects = 0
     let taskSlabMetadata: UInt
@@ -73,6 +78,9 @@ extension HeapModel {
       executable = images.images.first
       foundation = images.images.first { $0.name.hasPrefix("libFoundation.so") }
       readsReferences = model.scope == .full
+      recentFirstWords.fillWithZeros(count: 4096)
+      recentTypeIDs.fillWithZeros(count: 4096)
+      appendType(.mallocBlock)
     }
 
     mutating func run() {
@@ -109,8 +117,6 @@ extension HeapModel {
       } else {
         model.inStart.fillWithZeros(count: count + 1)
       }
-      for buffer in simpleSlots { buffer?.deallocate() }
-      simpleSlots = []
     }
 
     /// The blocks of `kind`, found with `memchr` in the kinds table: for the
@@ -131,21 +137,19 @@ extension HeapModel {
     /// Reads every block, a window of blocks at a time, and its references.
     private mutating func readBlocks() {
       let count = heap.count
-      let reader = WindowedReader(memory: model.snapshot.memory, capacity: Self.windowSize)
+      let windows = WindowedReader(memory: model.snapshot.memory, capacity: Self.windowSize)
       let starts = heap.startPointer
       let sizes = heap.sizePointer
+      prepareReader()
       var position = 0
       while position < count {
         let start = starts[position]
-        let copied = reader.load(start, limit: start + UInt(Self.windowSize))
+        let copied = windows.load(start, limit: start + UInt(Self.windowSize))
         bytesRead += copied
-        let windowEnd = start + UInt(copied)
         var next = position
-        if let bytes = reader.bytes.baseAddress, copied >= 8 {
-          while next < count, starts[next] + sizes[next] <= windowEnd {
-            visit(next, bytes: bytes + Int(starts[next] - start), size: Int(sizes[next]))
-            next += 1
-          }
+        if let bytes = windows.bytes.baseAddress, copied >= 8 {
+          next = read(
+            from: position, to: count, window: UnsafeRawPointer(bytes), start: start, length: copied)
         }
         if next == position {
           // A block larger than a window (or unreadable at its start): read it alone.
@@ -154,6 +158,91 @@ extension HeapModel {
         }
         position = next
       }
+    }
+
+    /// Reads the blocks from `position` on (before `end`) that lie whole in
+    /// the `length` bytes copied from `start`: the C step reads the common
+    /// ones, the Swift step (``visit(_:bytes:size:setStart:)``) each one it
+    /// leaves. Returns the first block it did not read.
+    private mutating func read(
+      from position: Int, to end: Int, window: UnsafeRawPointer, start: UInt, length: Int
+    )
+      -> Int
+    {
+      reader.position = position
+      while true {
+        lendTables()
+        hm_readBlocks(&reader, window.assumingMemoryBound(to: UInt8.self), start, length, end)
+        takeTables()
+        let stopped = reader.position
+        switch Int(reader.stop) {
+        case HMStopFull:
+          // Doubled: room for any number of slots in a few rounds.
+          model.outTargets.reserve(model.outTargets.count * 2 + 4096)
+          model.outInfos.reserve(model.outInfos.count * 2 + 4096)
+          sink.weakEdges.reserve(sink.weakEdges.count * 2 + 64)
+          sideTableObjects.reserve(sideTableObjects.count * 2 + 64)
+          sideTableAddresses.reserve(sideTableAddresses.count * 2 + 64)
+        case HMStopUnclassified:
+          _ = classify(
+            window.load(fromByteOffset: Int(heap.startPointer[stopped] - start), as: UInt.self),
+            block: stopped)
+        case HMStopSwift:
+          let offset = Int(heap.startPointer[stopped] - start)
+          visit(stopped, bytes: window + offset, size: Int(heap.sizePointer[stopped]))
+          reader.position = stopped + 1
+        default:
+          return stopped
+        }
+      }
+    }
+
+    /// Sets the C step's tables that do not move while blocks are read.
+    private mutating func prepareReader() {
+      reader.index = sink.index
+      reader.starts = UnsafePointer(heap.startPointer)
+      reader.sizes = UnsafePointer(heap.sizePointer)
+      reader.flags = UnsafePointer(heap.flagPointer)
+      reader.internalFlag = MallocHeap.internalFlag
+      reader.presetBlocks = UnsafePointer(presetBlocks.mutableWords)
+      reader.allocatorKind = BlockKind.allocator.rawValue
+      reader.kinds = model.kinds.base
+      reader.typeIDs = model.typeIDs.base
+      reader.strongCounts = model.strongCounts.base
+      reader.outStart = model.outStart.base
+      reader.recentFirstWords = UnsafePointer(recentFirstWords.base)
+      reader.recentTypeIDs = UnsafePointer(recentTypeIDs.base)
+    }
+
+    /// Points the C step at the tables that grow, as they are now (a type
+    /// met, an edge written by the Swift step, may have moved them).
+    private mutating func lendTables() {
+      reader.types = UnsafePointer(typeInfos.base)
+      reader.slots = UnsafePointer(slotTable.base)
+      reader.targets = model.outTargets.base
+      reader.infos = model.outInfos.base
+      reader.edgeCount = model.outTargets.count
+      reader.edgeCapacity = min(model.outTargets.capacity, model.outInfos.capacity)
+      reader.weakEdges = sink.weakEdges.base
+      reader.weakCount = sink.weakEdges.count
+      reader.weakCapacity = sink.weakEdges.capacity
+      reader.sideTableObjects = sideTableObjects.base
+      reader.sideTables = sideTableAddresses.base
+      reader.sideTableCount = sideTableObjects.count
+      reader.sideTableCapacity = min(sideTableObjects.capacity, sideTableAddresses.capacity)
+    }
+
+    /// Counts what the C step wrote into the tables and figures.
+    private mutating func takeTables() {
+      model.outTargets.grow(by: reader.edgeCount - model.outTargets.count)
+      model.outInfos.grow(by: reader.edgeCount - model.outInfos.count)
+      sink.weakEdges.grow(by: reader.weakCount - sink.weakEdges.count)
+      sideTableObjects.grow(by: reader.sideTableCount - sideTableObjects.count)
+      sideTableAddresses.grow(by: reader.sideTableCount - sideTableAddresses.count)
+      swiftObjects += reader.swiftObjects
+      sink.exactEdges += reader.exactEdges
+      reader.swiftObjects = 0
+      reader.exactEdges = 0
     }
 
     /// Types every block from the two words the heap walk kept of it (its
@@ -183,15 +272,17 @@ extension HeapModel {
         let size = Int(sizes[block])
         guard size >= 8 else { continue }
         let typeID = classify(firstWords[block], block: block)
-        let kind = typeKinds[Int(typeID)]
+        let type = typeInfos.base![Int(typeID)]
+        let kind = BlockKind(rawValue: type.kind) ?? .mallocBlock
         if kind.isSwiftObject {
           let counts = size >= 16 ? UInt64(secondWords[block]) : 0
-          guard sol_isPlausibleCounts(counts), size <= largestBlock[Int(typeID)] else { continue }
+          guard sol_isPlausibleCounts(counts), UInt64(size) <= type.largestBlock else { continue }
           swiftObjects += 1
           if !sol_isImmortal(counts) {
             let table = sol_sideTable(counts)
             if table != 0 {
-              sideTables.append((block, table))
+              sideTableObjects.append(UInt32(block))
+              sideTableAddresses.append(table)
             } else {
               strongCounts[block] = sol_strongCount(counts)
             }
@@ -215,7 +306,11 @@ extension HeapModel {
         address, into: UnsafeMutableRawBufferPointer(start: buffer.base, count: size))
       bytesRead += copied
       guard copied >= 8, let bytes = buffer.base else { return }
-      visit(block, bytes: UnsafeRawPointer(bytes), size: copied & ~7, setStart: false)
+      if copied == size {
+        _ = read(from: block, to: block + 1, window: UnsafeRawPointer(bytes), start: address, length: copied)
+      } else {
+        visit(block, bytes: UnsafeRawPointer(bytes), size: copied & ~7, setStart: false)
+      }
     }
 
     // MARK: One block
@@ -233,44 +328,19 @@ extension HeapModel {
       guard size >= 8 else { return }
       let first = bytes.load(as: UInt.self)
       let typeID = classify(first, block: block)
-      let kind = typeKinds[Int(typeID)]
+      let type = typeInfos.base![Int(typeID)]
+      let kind = BlockKind(rawValue: type.kind) ?? .mallocBlock
       if kind.isSwiftObject {
         let counts = size >= 16 ? bytes.load(fromByteOffset: 8, as: UInt64.self) : 0
-        guard sol_isPlausibleCounts(counts), size <= largestBlock[Int(typeID)] else {
+        guard sol_isPlausibleCounts(counts), UInt64(size) <= type.largestBlock else {
           // Not an object after all (a C block whose first word happens to
           // be a metadata address): plain memory.
-          if readsReferences { sink.conservative(block, bytes: bytes, from: 0, to: size) }
+          sink.conservative(block, bytes: bytes, from: 0, to: size)
           return
         }
-        if !readsReferences {
-          model.typeIDs.base![block] = typeID
-          setKind(block, kind)
-          swiftObjects += 1
-          recordCounts(block, counts)
-          return
-        }
-        if let simple = simpleSlots[Int(typeID)] {
-          // Only references at fixed offsets: read them straight.
-          model.typeIDs.base![block] = typeID
-          setKind(block, kind)
-          swiftObjects += 1
-          recordCounts(block, counts)
-          sink.simple(simple, from: block, bytes: bytes, size: size)
-          return
-        }
-        if kind == .stringStorage {
-          // A string's storage, read as its walk reads it, without the walk (half the objects of a
-          // program that keeps text: a layout copied per block was a fifth of the model's time).
-          model.typeIDs.base![block] = typeID
-          setKind(block, kind)
-          swiftObjects += 1
-          recordCounts(block, counts)
-          if let offset = ObjectWalk.breadcrumbsOffset(bytes, size: size) {
-            sink.exact(
-              bytes.load(fromByteOffset: offset, as: UInt.self), at: offset, from: block, kind: .strong)
-          }
-          return
-        }
+        // Objects whose references all sit at fixed offsets, and strings'
+        // storage, are the C step's (hm_readBlocks); the rest are walked by
+        // their layouts.
         guard
           let layout = model.layoutPerInstance[Int(typeID)]
             ? types.layout(metadata: first, instance: heap.startPointer[block])
@@ -288,7 +358,6 @@ extension HeapModel {
       }
       model.typeIDs.base![block] = typeID
       setKind(block, kind)
-      guard readsReferences else { return }
       switch kind {
       case .block:
         // `Block_copy` allocates exactly its descriptor's size: the rest is malloc's slack.
@@ -322,7 +391,8 @@ extension HeapModel {
       if sol_isImmortal(counts) { return }
       let table = sol_sideTable(counts)
       if table != 0 {
-        sideTables.append((block, table))
+        sideTableObjects.append(UInt32(block))
+        sideTableAddresses.append(table)
         return
       }
       model.strongCounts.base![block] = sol_strongCount(counts)
@@ -434,40 +504,12 @@ extension HeapModel {
       infos = Unmanaged.passUnretained(model.outInfos)
     }
 
-    /// Reads references at fixed offsets (``SimpleSlot``).
-    mutating func simple(
-      _ slots: UnsafeMutableBufferPointer<SimpleSlot>, from source: Int, bytes: UnsafeRawPointer, size: Int
-    ) {
-      for slot in slots {
-        let offset = Int(slot.offset)
-        guard offset + 8 <= size else { continue }
-        if slot.isFunction {
-          // A closure's function pointer, then its context: `nil` keeps the
-          // pointer in the first page.
-          guard offset + 16 <= size, bytes.load(fromByteOffset: offset, as: UInt.self) >= 4096 else {
-            continue
-          }
-          exact(
-            bytes.load(fromByteOffset: offset + 8, as: UInt.self), at: offset + 8, from: source, kind: .strong
-          )
-        } else {
-          exact(bytes.load(fromByteOffset: offset, as: UInt.self), at: offset, from: source, kind: slot.kind)
-        }
-      }
-    }
-
     /// Adds the reference `word` (at byte `offset` of `source`) of `kind`,
     /// if it points into a live block.
     mutating func exact(_ word: UInt, at offset: Int, from source: Int, kind: EdgeKind) {
-      guard word >= 0x1_0000 else { return }
-      let found = mv_lookUp(&index, word)
-      guard found >= 0 else { return }
-      let target = UInt32(truncatingIfNeeded: found)
-      // A field that points into the middle of a block is not what its type
-      // says (a reference points at an object's start): a word like any other.
-      let interior = target & HeapModel.interiorBit != 0
-      let edgeKind: EdgeKind = interior && kind != .unmanaged ? .conservative : kind
-      let info = UInt32(offset / 8) << HeapModel.wordShift | UInt32(edgeKind.rawValue)
+      var target: UInt32 = 0
+      var info: UInt32 = 0
+      guard hm_exactEdge(&index, word, UInt32(offset), UInt32(kind.rawValue), &target, &info) else { return }
       targets._withUnsafeGuaranteedRef { targets in
         infos._withUnsafeGuaranteedRef { infos in
           let count = targets.count
@@ -479,7 +521,7 @@ extension HeapModel {
           infos.base.unsafelyUnwrapped[count] = info
           targets.grow(by: 1)
           infos.grow(by: 1)
-          if edgeKind == .weak { weakEdges.append(UInt32(count)) }
+          if info & HeapModel.kindMask == UInt32(EdgeKind.weak.rawValue) { weakEdges.append(UInt32(count)) }
         }
       }
       exactEdges += 1
@@ -510,30 +552,24 @@ extension HeapModel {
   }
 }
 
-/// A reference of a class at a fixed offset, as the builder reads it.
-struct SimpleSlot {
-  var offset: Int32
-  var kind: EdgeKind
-  /// A closure value: its context one word further, if its function pointer is set.
-  var isFunction: Bool
-
+extension HMSlot {
   /// The slots of `layout` when they are all references at fixed offsets
   /// (no enum or existential to project, nothing opaque, no tail), else nil.
-  static func compile(_ layout: HeapLayout) -> [SimpleSlot]? {
+  static func compile(_ layout: HeapLayout) -> [HMSlot]? {
     guard case .fields(let slots) = layout.shape, layout.opaqueRanges.isEmpty, !layout.hasOpaqueTail,
       layout.kind != .task
     else { return nil }
-    var compiled: [SimpleSlot] = []
+    var compiled: [HMSlot] = []
     for slot in slots {
       switch slot {
       case .reference(let offset, let strength, _):
-        compiled.append(SimpleSlot(offset: Int32(offset), kind: EdgeKind(strength), isFunction: false))
+        compiled.append(HMSlot(offset: Int32(offset), kind: EdgeKind(strength).rawValue, isFunction: false))
       case .collection(let offset, _):
-        compiled.append(SimpleSlot(offset: Int32(offset), kind: .strong, isFunction: false))
+        compiled.append(HMSlot(offset: Int32(offset), kind: EdgeKind.strong.rawValue, isFunction: false))
       case .rawPointer(let offset, _):
-        compiled.append(SimpleSlot(offset: Int32(offset), kind: .unmanaged, isFunction: false))
+        compiled.append(HMSlot(offset: Int32(offset), kind: EdgeKind.unmanaged.rawValue, isFunction: false))
       case .function(let offset, _):
-        compiled.append(SimpleSlot(offset: Int32(offset), kind: .strong, isFunction: true))
+        compiled.append(HMSlot(offset: Int32(offset), kind: EdgeKind.strong.rawValue, isFunction: true))
       case .dynamic:
         return nil
       }

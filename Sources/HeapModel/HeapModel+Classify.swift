@@ -1,3 +1,4 @@
+import CHeapModel
 import CMemoryView
 import CRemoteMirror
 import MemoryView
@@ -20,7 +21,7 @@ extension HeapModel.Builder {
   mutating func classify(_ first: UInt, block: Int) -> UInt32 {
     guard SwiftTypes.isPlausibleObject(first) else { return 0 }
     let slot = Int(truncatingIfNeeded: (first >> 4) ^ (first >> 16)) & 4095
-    if recentFirstWords[slot] == first { return recentTypeIDs[slot] }
+    if recentFirstWords.base![slot] == first { return recentTypeIDs.base![slot] }
     return classifyAgain(first, block: block, slot: slot)
   }
 
@@ -33,8 +34,8 @@ extension HeapModel.Builder {
       id = computeType(first, address: heap.startPointer[block])
       typeByFirstWord[first] = id
     }
-    recentFirstWords[slot] = first
-    recentTypeIDs[slot] = id
+    recentFirstWords.base![slot] = first
+    recentTypeIDs.base![slot] = id
     return id
   }
 
@@ -65,18 +66,29 @@ extension HeapModel.Builder {
       qualifiedName: layout.qualifiedName, image: model.snapshot.images.image(containing: metadata)?.name,
       isProgramType: module.map { model.programModules.contains($0) } ?? false)
     model.heapTypes.append(type)
-    typeKinds.append(type.kind)
     model.typeLayouts.append(perInstance ? nil : layout)
     model.layoutPerInstance.append(perInstance)
-    var simple: UnsafeMutableBufferPointer<SimpleSlot>?
-    if !perInstance, let slots = SimpleSlot.compile(layout) {
-      let buffer = UnsafeMutableBufferPointer<SimpleSlot>.allocate(capacity: slots.count)
-      _ = buffer.initialize(from: slots)
-      simple = buffer
-    }
-    simpleSlots.append(simple)
-    largestBlock.append(Self.largestBlock(for: layout, metadata: metadata, foundation: foundation))
+    appendType(
+      type.kind, slots: perInstance ? nil : HMSlot.compile(layout),
+      largestBlock: Self.largestBlock(for: layout, metadata: metadata, foundation: foundation))
     return UInt32(model.heapTypes.count - 1)
+  }
+
+  /// Adds a type id's entry to the tables of the step per block (see
+  /// ``typeInfos``): its kind, its slots when they are all at fixed offsets.
+  mutating func appendType(_ kind: BlockKind, slots: [HMSlot]? = nil, largestBlock: Int = .max) {
+    var info = HMTypeInfo()
+    info.kind = kind.rawValue
+    info.largestBlock = UInt64(largestBlock)
+    if kind.isSwiftObject { info.flags |= UInt8(HMTypeSwiftObject) }
+    if kind == .stringStorage { info.flags |= UInt8(HMTypeStringStorage) }
+    if let slots {
+      info.flags |= UInt8(HMTypeSimple)
+      info.firstSlot = UInt32(slotTable.count)
+      info.slotCount = UInt32(slots.count)
+      for slot in slots { slotTable.append(slot) }
+    }
+    typeInfos.append(info)
   }
 
   /// The largest malloc block an instance of `layout` can be: the runtime
@@ -121,11 +133,9 @@ extension HeapModel.Builder {
       kind: kind, name: name, censusName: name, qualifiedName: nil, image: image, isProgramType: false)
     type.isRuntimeType = isRuntimeType
     model.heapTypes.append(type)
-    typeKinds.append(kind)
     model.typeLayouts.append(nil)
     model.layoutPerInstance.append(false)
-    simpleSlots.append(nil)
-    largestBlock.append(Int.max)
+    appendType(kind)
     let id = UInt32(model.heapTypes.count - 1)
     cTypeIDs[key] = id
     return id
@@ -138,6 +148,9 @@ extension HeapModel.Builder {
   mutating func resolveSideTables() {
     let memory = model.snapshot.memory
     let sideTableType = internedType(.sideTable, "weak reference side table", image: nil, isRuntimeType: true)
+    let sideTables = (0..<sideTableObjects.count).map {
+      (object: Int(sideTableObjects.base![$0]), table: sideTableAddresses.base![$0])
+    }
     let counts = memory.words(at: sideTables.map { $0.table + UInt(SOLSideTableBitsOffset) })
     for (entry, bits) in zip(sideTables, counts) {
       guard let table = heap.index(containing: entry.table), heap.startPointer[table] == entry.table,
@@ -224,11 +237,9 @@ extension HeapModel.Builder {
       type.name = name
       type.censusName = name
       model.heapTypes.append(type)
-      typeKinds.append(type.kind)
       model.typeLayouts.append(model.typeLayouts[Int(taskType)])
       model.layoutPerInstance.append(model.layoutPerInstance[Int(taskType)])
-      simpleSlots.append(nil)
-      largestBlock.append(Int.max)
+      appendType(type.kind)
       let id = UInt32(model.heapTypes.count - 1)
       idsByName[name] = id
       model.typeIDs.base![task] = id

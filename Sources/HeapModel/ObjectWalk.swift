@@ -1,3 +1,4 @@
+import CHeapModel
 import CRemoteMirror
 
 /// Where a slot was met: directly in an object, or in an element of its
@@ -238,12 +239,8 @@ package struct ObjectWalk {
   /// held before (the app's explanation of a leak, in a string, "held" the
   /// leak through such a word).
   static func breadcrumbsOffset(_ bytes: UnsafeRawPointer, size: Int) -> Int? {
-    guard size >= Int(SOLStringHeaderSize) else { return nil }
-    let flags = bytes.load(fromByteOffset: Int(SOLStringCapacityFlagsOffset), as: UInt64.self)
-    guard flags >> 63 == 1 else { return nil }
-    let capacity = Int(flags & ((1 << 48) - 1))
-    let offset = Int(SOLStringHeaderSize) + ((capacity + 7) & ~7)
-    return offset + 8 <= size ? offset : nil
+    let offset = hm_breadcrumbsOffset(bytes.assumingMemoryBound(to: UInt8.self), size)
+    return offset < 0 ? nil : Int(offset)
   }
 
   /// How far a storage object extends, from its header (`count` bytes read

@@ -265,6 +265,39 @@ import Testing
     }
   }
 
+  final class Handler {
+    var onEvent: () -> Int = { 0 }
+    var target: Target?
+  }
+
+  /// The common class, whose references all sit at fixed offsets, is read
+  /// by the C step (hm_readBlocks): a stored closure holds its context, a
+  /// field its target; an object whose counts moved to a side table (it is
+  /// weakly referenced) keeps its kind, its count and its edges.
+  @Test func aClassOfFixedReferencesHoldsItsClosuresContextAndItsFields() throws {
+    let target = Target()
+    let holder = WeakHolder()
+    holder.target = target
+    let handler = Handler()
+    handler.target = target
+    // Two captures: a closure of one class reference has that object for its context.
+    handler.onEvent = { target.payload.count + (holder.target == nil ? 0 : 1) }
+    try withExtendedLifetime((target, holder, handler)) {
+      let (model, blocks) = try Self.model(of: [target, handler])
+      let out = model.edges(from: blocks[1])
+      let context = try #require(out.first { model.kind(of: $0.target) == .closureContext })
+      #expect(context.kind == .strong)
+      #expect(model.edges(from: context.target).contains { $0.target == blocks[0] && $0.kind == .strong })
+      #expect(out.contains { $0.target == blocks[0] && $0.kind == .strong })
+      #expect(model.kind(of: blocks[0]) == .object)
+      #expect(model.strongCount(of: blocks[0]) != nil)
+      #expect(
+        model.edges(from: blocks[0]).contains {
+          $0.kind == .strong && model.kind(of: $0.target) == .arrayStorage
+        })
+    }
+  }
+
   /// The address of the task running the caller.
   static func currentTask() -> UInt {
     withUnsafeCurrentTask { task in task.map { unsafeBitCast($0, to: UInt.self) } ?? 0 }
