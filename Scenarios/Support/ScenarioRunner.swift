@@ -85,6 +85,23 @@ public enum ScenarioRunner {
     scheduler.runDueWork()
   }
 
+  /// ``settle(_:)``, then more turns until `condition` holds, for at most
+  /// `limit` of wall-clock time (no sleep: the main actor yields). A task
+  /// resumed from a continuation may wait for a thread of the cooperative
+  /// pool before it is back on the main actor: under a sanitizer on a busy
+  /// machine that took longer than ``settleYields`` turns (a polling task's
+  /// request came a second late, 1 `make test` in several).
+  public static func settle(
+    _ scheduler: ManualScheduler, until condition: () -> Bool, limit: Duration = .seconds(10)
+  ) async {
+    await settle(scheduler)
+    let deadline = ContinuousClock.now + limit
+    while !condition(), ContinuousClock.now < deadline {
+      await Task.yield()
+      scheduler.runDueWork()
+    }
+  }
+
   /// The verdict a detector report amounts to: open leaks are permanent; if
   /// every reported leak resolved, it was temporary (resolved after the
   /// latest resolution, measured from the close).

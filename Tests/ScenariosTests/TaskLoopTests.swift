@@ -11,7 +11,7 @@ import func LeakLabTestSupport.waitForDeallocation
 /// A task runs on the main actor, not on the manual clock. Its closure holds
 /// `self` from the moment the task is created, so the leak needs no loop turn
 /// to exist. Only showing a published price needs the task to run: the tests
-/// let it, by yielding the main actor a bounded number of times (no sleeps).
+/// let it, by yielding the main actor until the price shows (no sleeps).
 @MainActor
 @Suite struct TaskLoopTests {
   @Test(arguments: ScenarioMode.allCases)
@@ -19,7 +19,7 @@ import func LeakLabTestSupport.waitForDeallocation
     let scheduler = ManualScheduler()
     let screen = TickerScreen(mode: mode, ticker: PriceTicker())
     #expect(tap("Publish price", in: screen))
-    await ScenarioRunner.settle(scheduler)
+    await ScenarioRunner.settle(scheduler, until: { screen.priceLabel.text == "ACME 107" })
     #expect(screen.priceLabel.text == "ACME 107")
     screen.task?.cancel()
   }
@@ -85,7 +85,7 @@ import func LeakLabTestSupport.waitForDeallocation
       fixture.screen = screen
       fixture.ticker = screen.ticker
       rig.harness.runAction(at: 0)
-      await ScenarioRunner.settle(rig.scheduler)
+      await ScenarioRunner.settle(rig.scheduler, until: { screen.priceLabel.text == "ACME 107" })
       #expect(screen.priceLabel.text == "ACME 107")
     }
     rig.harness.close()

@@ -17,18 +17,27 @@ import Testing
     let feed = screen!.feed
     rig.harness.runAction(at: 0)
     let task = screen?.task
-    await ScenarioRunner.settle(rig.scheduler)
-    for _ in 0..<2 {
+    await ScenarioRunner.settle(rig.scheduler, until: { feed.requests == 1 })
+    for second in 1...2 {
       rig.scheduler.advance(by: .seconds(1))
-      await ScenarioRunner.settle(rig.scheduler)
+      // Each answer brings the next request while the screen is open.
+      await ScenarioRunner.settle(rig.scheduler, until: { feed.requests == 1 + second })
     }
     #expect(screen?.scoreLabel.text == "Score: 2 : 0")
     rig.harness.close()
-    for _ in 0..<seconds {
-      rig.scheduler.advance(by: .seconds(1))
-      await ScenarioRunner.settle(rig.scheduler)
-    }
+    await pass(seconds, rig: rig, feed: feed, polling: mode == .strong)
     return (feed, task, rig.harness.environment.activity.drain().map(\.text))
+  }
+
+  /// Lets `seconds` pass on the clock, one at a time; while the task is
+  /// `polling`, each second's answer brings one more request, which each
+  /// second waits for.
+  func pass(_ seconds: Int, rig: Rig, feed: ScoreFeed, polling: Bool) async {
+    for _ in 0..<seconds {
+      let expected = feed.requests + 1
+      rig.scheduler.advance(by: .seconds(1))
+      await ScenarioRunner.settle(rig.scheduler, until: { !polling || feed.requests == expected })
+    }
   }
 
   @Test func theLeakyFormFreesTheScreenButKeepsPollingForIt() async {
@@ -45,10 +54,7 @@ import Testing
       ])
     // `while true` does not look at cancellation: cancelling alone is not the fix.
     task?.cancel()
-    for _ in 0..<2 {
-      rig.scheduler.advance(by: .seconds(1))
-      await ScenarioRunner.settle(rig.scheduler)
-    }
+    await pass(2, rig: rig, feed: feed, polling: true)
     #expect(feed.requests == 10)
   }
 
