@@ -229,11 +229,11 @@ MVChunkWalkStop mv_walkChunks(MVChunkWalk *walk, const uint8_t *window, uintptr_
   const uintptr_t alignment = walk->alignment, misaligned = alignment - 1;
   const bool topIsHere = walk->topIsHere, stopsAtFencepost = walk->stopsAtFencepost;
   const uint8_t origin = walk->origin, inUseFlag = walk->inUseFlag, tcacheCandidateFlag = walk->tcacheCandidateFlag;
-  uintptr_t *const addresses = walk->addresses, *const sizes = walk->sizes;
-  uintptr_t *const keyWords = walk->keyWords, *const firstWords = walk->firstWords;
-  uint8_t *const flags = walk->flags;
+  uintptr_t *const addresses = walk->tables.addresses, *const sizes = walk->tables.sizes;
+  uintptr_t *const keyWords = walk->tables.keyWords, *const firstWords = walk->tables.firstWords;
+  uint8_t *const flags = walk->tables.flags;
   const size_t capacity = walk->capacity;
-  size_t filled = walk->count;
+  size_t filled = walk->tables.count;
   int64_t previous = walk->previous;
   uintptr_t chunk = walk->chunk;
   MVChunkWalkStop stop = MVChunkWalkWindowEnd;
@@ -272,17 +272,17 @@ MVChunkWalkStop mv_walkChunks(MVChunkWalk *walk, const uint8_t *window, uintptr_
     previous = (int64_t)index;
     chunk += size;
   }
-  walk->count = filled;
+  walk->tables.count = filled;
   walk->previous = previous;
   walk->chunk = chunk;
   return stop;
 }
 
 size_t mv_keepLiveChunks(MVLiveChunks *chunks) {
-  uintptr_t *const addresses = chunks->addresses, *const sizes = chunks->sizes;
-  uintptr_t *const keyWords = chunks->keyWords, *const firstWords = chunks->firstWords;
-  uint8_t *const flags = chunks->flags;
-  const size_t count = chunks->count;
+  uintptr_t *const addresses = chunks->tables.addresses, *const sizes = chunks->tables.sizes;
+  uintptr_t *const keyWords = chunks->tables.keyWords, *const firstWords = chunks->tables.firstWords;
+  uint8_t *const flags = chunks->tables.flags;
+  const size_t count = chunks->tables.count;
   const uintptr_t headerSize = chunks->headerSize;
   const uint8_t mmapped = chunks->mmappedOrigin, inUse = chunks->inUseFlag, freeFlag = chunks->freeFlag;
   const uint8_t allocatorInternal = chunks->allocatorInternalFlag, internalBlock = chunks->internalBlockFlag;

@@ -187,12 +187,7 @@ extension MallocWalk {
   /// analysis on this machine).
   mutating func keepLiveBlocks() {
     var live = MVLiveChunks()
-    live.addresses = chunkAddress
-    live.sizes = chunkSize
-    live.keyWords = chunkKeyWord
-    live.firstWords = chunkFirstWord
-    live.flags = chunkFlag
-    live.count = chunkCount
+    live.tables = chunkTables
     live.headerSize = MallocLayout.headerSize
     live.mmappedOrigin = MallocBlock.Origin.mmapped.rawValue
     live.inUseFlag = ChunkFlag.inUse

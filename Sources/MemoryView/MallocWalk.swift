@@ -39,6 +39,13 @@ struct MallocWalk {
   var chunkKeyWord = UnsafeMutablePointer<UInt>(bitPattern: 8)!
   var chunkFirstWord = UnsafeMutablePointer<UInt>(bitPattern: 8)!
   var chunkCount = 0
+  /// The tables above, for the C loops.
+  var chunkTables: MVChunkTables {
+    MVChunkTables(
+      addresses: chunkAddress, sizes: chunkSize, keyWords: chunkKeyWord, firstWords: chunkFirstWord,
+      flags: chunkFlag,
+      count: chunkCount)
+  }
   let freeChunks = ScratchBuffer<UInt>()
   /// The chunks of `freeChunks` that a tcache list holds (they carry the key).
   var cachedChunks = Set<UInt>()
@@ -256,17 +263,12 @@ struct MallocWalk {
     state.chunk = heap.firstChunk
     var reloadedAt: UInt?
     while true {
-      state.addresses = chunkAddress
-      state.sizes = chunkSize
-      state.flags = chunkFlag
-      state.keyWords = chunkKeyWord
-      state.firstWords = chunkFirstWord
-      state.count = chunkCount
+      state.tables = chunkTables
       state.capacity = chunks.capacity
       let window = reader.bytes
       let stop = mv_walkChunks(
         &state, window.baseAddress?.assumingMemoryBound(to: UInt8.self), reader.base, window.count)
-      chunkCount = state.count
+      chunkCount = state.tables.count
       let chunk = state.chunk
       switch stop {
       case MVChunkWalkTop:

@@ -176,15 +176,7 @@ struct CStructureModelTests {
   @Test func aPlainBlockIsHeldThroughTheObjectThatOwnsItNotATablesWord() throws {
     let masked = mvt_makeOwnedBlockAndStaleTable()
     defer { mvt_freeOwnedBlock() }
-    do {
-      let model = try HeapModel(snapshot: try ProcessSnapshot.ofFrozenCopy())
-      let block = try #require(model.block(containing: unmask(masked)))
-      let path = try #require(model.pathToRoot(from: block, accepts: Self.isGlobal).path)
-      expectReal(path, in: model)
-      #expect(
-        model.describe(path.root).contains("mvt_ownerHead") && path.blocks.count == 5,
-        "\(ownerChainReport(path, in: model))")
-    }
+    try expectHeldThroughItsOwner(masked)
     mvt_dropOwnersWord()
     let model = try HeapModel(snapshot: try ProcessSnapshot.ofFrozenCopy())
     let block = try #require(model.block(containing: unmask(masked)))
@@ -203,6 +195,12 @@ struct CStructureModelTests {
     defer { mvt_freeOwnedBlock() }
     mvt_holdCacheTableWithStaleWordToALink()
     defer { mvt_releaseCacheTable() }
+    try expectHeldThroughItsOwner(masked)
+  }
+
+  /// Checks that the owned block (`masked`) of `mvt_makeOwnedBlockAndStaleTable`
+  /// is held through its owner's chain of five blocks from `mvt_ownerHead`.
+  private func expectHeldThroughItsOwner(_ masked: UInt) throws {
     let model = try HeapModel(snapshot: try ProcessSnapshot.ofFrozenCopy())
     let block = try #require(model.block(containing: unmask(masked)))
     let path = try #require(model.pathToRoot(from: block, accepts: Self.isGlobal).path)

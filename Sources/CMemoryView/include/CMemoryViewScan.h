@@ -159,6 +159,14 @@ size_t mv_startBackward(uint32_t *inStart, size_t blocks, const uint8_t *wanted)
 void mv_fillBackward(const uint32_t *targets, const uint32_t *outStart, size_t blocks, const uint8_t *wanted,
                      uint32_t *inStart, uint32_t *inSources, uint32_t *inEdges);
 
+/// A heap walk's chunk tables (see MallocWalk.swift): address, size, flags,
+/// second and first user word per chunk, `count` of them filled.
+typedef struct MVChunkTables {
+  uintptr_t *addresses, *sizes, *keyWords, *firstWords;
+  uint8_t *flags;
+  size_t count;
+} MVChunkTables;
+
 /// The state of one heap's chunk walk (see MallocWalk.swift): the heap, the
 /// chunk tables it appends to, and where it is.
 typedef struct MVChunkWalk {
@@ -167,10 +175,9 @@ typedef struct MVChunkWalk {
   bool topIsHere, stopsAtFencepost;
   uint8_t origin, tcacheCandidateFlag, inUseFlag;
   uintptr_t headerSize, minimumChunk, alignment, flagBits, previousInUse, tcacheChunkSize;
-  // The tables: address, size, flags, second and first user word, `count` of `capacity` filled.
-  uintptr_t *addresses, *sizes, *keyWords, *firstWords;
-  uint8_t *flags;
-  size_t count, capacity;
+  // The tables, with room for `capacity` chunks.
+  MVChunkTables tables;
+  size_t capacity;
   /// The last chunk appended (its in-use bit is in the next one's header), or -1.
   int64_t previous;
   /// The next chunk to read.
@@ -180,10 +187,8 @@ typedef struct MVChunkWalk {
 /// The chunk tables of a heap walk (see MallocFreeLists.swift), compacted in
 /// place by `mv_keepLiveChunks`, and what it counted.
 typedef struct MVLiveChunks {
-  // The walk's tables, `count` chunks in address order; their first `kept` entries become the blocks.
-  uintptr_t *addresses, *sizes, *keyWords, *firstWords;
-  uint8_t *flags;
-  size_t count;
+  // The walk's tables, in address order; their first `kept` entries become the blocks.
+  MVChunkTables tables;
   // glibc's chunk header, the walk's flag bits and a block's `internal` flag (given by MallocLayout and ChunkFlag).
   uintptr_t headerSize;
   uint8_t mmappedOrigin, inUseFlag, freeFlag, allocatorInternalFlag, internalBlockFlag;
