@@ -15,11 +15,6 @@ int64_t hm_breadcrumbsOffset(const uint8_t *bytes, size_t size) {
   return offset + 8 <= size ? (int64_t)offset : -1;
 }
 
-/// Whether a first word can be an object's metadata (SwiftTypes.isPlausibleObject).
-static inline bool hm_isPlausibleObject(uintptr_t address) {
-  return address >= 0x10000 && address < 0x0000800000000000ull && (address & 7) == 0;
-}
-
 /// Appends the reference `word` at byte `offset` of its block as an edge of
 /// `kind`, when it points into a live block (the Swift step's EdgeSink.exact).
 static inline void hm_exact(HMBlockReader *reader, uintptr_t word, uint32_t offset, uint32_t kind) {
@@ -66,7 +61,7 @@ void hm_readBlocks(HMBlockReader *shared, const uint8_t *window, uintptr_t windo
     memcpy(&first, bytes, 8);
     if (!hm_isPlausibleObject(first)) break;
     // The classifier's cache (HeapModel+Classify.swift): a miss is Swift's.
-    const size_t slot = (size_t)((first >> 4) ^ (first >> 16)) & 4095;
+    const size_t slot = hm_recentSlot(first);
     if (reader->recentFirstWords[slot] != first) {
       stop = HMStopUnclassified;
       break;

@@ -31,7 +31,7 @@ extension HeapModel {
     let typeInfos = ScratchBuffer<HMTypeInfo>()
     let slotTable = ScratchBuffer<HMSlot>()
     /// The last type ids found by first word: a direct-mapped cache before
-    /// the dictionary (4096 entries; the C step reads it too).
+    /// the dictionary (`hm_recentSlot`; the C step reads it too).
     let recentFirstWords = ScratchBuffer<UInt>()
     let recentTypeIDs = ScratchBuffer<UInt32>()
     /// The C step's state (see CHeapModel.h).
@@ -78,8 +78,8 @@ extension HeapModel {
       executable = images.images.first
       foundation = images.images.first { $0.name.hasPrefix("libFoundation.so") }
       readsReferences = model.scope == .full
-      recentFirstWords.fillWithZeros(count: 4096)
-      recentTypeIDs.fillWithZeros(count: 4096)
+      recentFirstWords.fillWithZeros(count: Int(HM_RECENT_SLOTS))
+      recentTypeIDs.fillWithZeros(count: Int(HM_RECENT_SLOTS))
       appendType(.mallocBlock)
     }
 

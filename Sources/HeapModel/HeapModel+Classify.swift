@@ -20,7 +20,7 @@ extension HeapModel.Builder {
   @inline(__always)
   mutating func classify(_ first: UInt, block: Int) -> UInt32 {
     guard SwiftTypes.isPlausibleObject(first) else { return 0 }
-    let slot = Int(truncatingIfNeeded: (first >> 4) ^ (first >> 16)) & 4095
+    let slot = hm_recentSlot(first)
     if recentFirstWords.base![slot] == first { return recentTypeIDs.base![slot] }
     return classifyAgain(first, block: block, slot: slot)
   }

@@ -1,3 +1,4 @@
+import CHeapModel
 import CRemoteMirror
 import MemoryView
 
@@ -183,9 +184,7 @@ package final class SwiftTypes {
   }
 
   /// Whether `address` can be the start of a heap object.
-  package static func isPlausibleObject(_ address: UInt) -> Bool {
-    address >= 0x1_0000 && address < 0x0000_8000_0000_0000 && address & 7 == 0
-  }
+  package static func isPlausibleObject(_ address: UInt) -> Bool { hm_isPlausibleObject(address) }
 
   /// The layout of the object at `address`, if it is a heap object Remote Mirror understands.
   package func layout(ofObjectAt address: UInt) -> HeapLayout? {

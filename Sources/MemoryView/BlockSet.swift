@@ -37,9 +37,6 @@ public final class BlockSet: @unchecked Sendable {
     return true
   }
 
-  /// The bitmap's words (for the C loops).
-  var words: UnsafePointer<UInt64>? { UnsafePointer(words64) }
-
   /// The bitmap's words, for a C loop that inserts blocks (then ``noteInserted(_:)``).
   package var mutableWords: UnsafeMutablePointer<UInt64> { words64 }
 

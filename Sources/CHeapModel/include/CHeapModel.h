@@ -55,7 +55,7 @@ typedef struct HMBlockReader {
   uint8_t internalFlag;
   /// The blocks whose kind is set before they are read (a bitmap): left to Swift.
   const uint64_t *presetBlocks;
-  /// The classifier's direct-mapped cache of first words (4096 entries): a miss is left to Swift.
+  /// The classifier's direct-mapped cache of first words (`HM_RECENT_SLOTS` entries): a miss is left to Swift.
   const uintptr_t *recentFirstWords;
   const uint32_t *recentTypeIDs;
   /// Per type id, and the slots they point into.
@@ -102,6 +102,20 @@ enum {
 /// at the first block past the window or one it leaves to Swift, or when a
 /// table is full (`reader->position` and `reader->stop` say which).
 void hm_readBlocks(HMBlockReader *reader, const uint8_t *window, uintptr_t windowStart, size_t length, size_t count);
+
+/// Whether `address` can be a Swift object's or its metadata's address: in
+/// user space, past the first pages, 8-byte aligned.
+static inline bool hm_isPlausibleObject(uintptr_t address) {
+  return address >= 0x10000 && address < 0x0000800000000000ull && (address & 7) == 0;
+}
+
+/// Entries of the classifier's direct-mapped cache of first words.
+#define HM_RECENT_SLOTS 4096
+
+/// The entry of that cache a first word takes.
+static inline size_t hm_recentSlot(uintptr_t first) {
+  return (size_t)((first >> 4) ^ (first >> 16)) & (HM_RECENT_SLOTS - 1);
+}
 
 /// The edge an exact reference makes, if `word` points into a live block:
 /// its target (with the interior bit) and its info word for `offset` (a
