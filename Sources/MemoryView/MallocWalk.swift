@@ -143,6 +143,15 @@ struct MallocWalk {
     if let mainArena = libc.mainArena { self.mainArena = mainArena }
     for region in map.regions where region.isReadable && region.isWritable {
       if region.path == "[heap]" {
+        // One heap however many lines the map shows it as: the kernel splits
+        // the brk area where part of it was advised otherwise (glibc's
+        // `glibc.malloc.hugetlb` tunable asks for huge pages in 2 MiB steps),
+        // and a chunk may span the split.
+        if let last = heaps.indices.last, heaps[last].origin == .mainArena, heaps[last].end == region.start {
+          heaps[last].end = region.end
+          heapRanges[heapRanges.count - 1] = heapRanges[heapRanges.count - 1].lowerBound..<region.end
+          continue
+        }
         let top = mainArena.flatMap { memory.word(at: $0 + MallocLayout.arenaTop) }
         heaps.append(
           Heap(firstChunk: region.start, end: region.end, top: top, origin: .mainArena, arena: mainArena))

@@ -51,13 +51,6 @@ public enum AllocationRecorder {
     return library + preloaded
   }
 
-  /// This process's environment with the recorder first in `LD_PRELOAD`.
-  public static func environment() throws(ProcessLeaksError) -> [String] {
-    var environment = ProcessInfo.processInfo.environment
-    environment["LD_PRELOAD"] = try preloadList()
-    return environment.map { "\($0.key)=\($0.value)" }.sorted()
-  }
-
   /// The stacks the recorder kept for `model`'s blocks, read from the
   /// stopped process; nil when the recorder is not loaded there or has
   /// recorded nothing.
@@ -173,15 +166,16 @@ public enum AllocationRecorder {
 
 extension TracedProcess {
   /// Starts `command` (the program, then its arguments) as
-  /// ``launch(_:arguments:environment:output:)`` does, with the allocation
-  /// recorder preloaded when `stacks` is set: how `leaklab leaks`, `heap`
-  /// and `watch` start a program, `--stacks` or not.
+  /// ``launch(_:arguments:environment:output:)`` does, in the environment
+  /// ``ProgramEnvironment`` gives it (the allocation recorder preloaded when
+  /// `stacks` is set): how `leaklab leaks`, `heap` and `watch` start a
+  /// program, `--stacks` or not.
   public static func launch(_ command: [String], stacks: Bool, output: ProgramOutput = .inherited)
     throws(ProcessLeaksError) -> TracedProcess
   {
     guard let executable = command.first else { throw .cannotRun("", reason: "no program given") }
     return try launch(
       executable, arguments: Array(command.dropFirst()),
-      environment: stacks ? try AllocationRecorder.environment() : nil, output: output)
+      environment: try ProgramEnvironment.forProgram(stacks: stacks), output: output)
   }
 }

@@ -92,6 +92,21 @@ extension CStructureTests {
       #expect(bySearch.report.arenasFound >= 1)
     }
 
+    @Test func aHeapTheMapShowsInPiecesIsWalkedAsOne() throws {
+      // A page of the brk heap advised otherwise splits its line of the map
+      // in three, as glibc's `glibc.malloc.hugetlb` tunable does in 2 MiB
+      // steps; a chunk may span each split. (The test's own blocks come
+      // from its thread's arena: the page is a quarter into the brk heap.)
+      let heapLine = try #require(try MemoryMap(pid: getpid()).regions.first { $0.path == "[heap]" })
+      let page = (heapLine.start + (heapLine.end - heapLine.start) / 4) & ~4095
+      #expect(madvise(UnsafeMutableRawPointer(bitPattern: page), 4096, MADV_NOHUGEPAGE) == 0)
+      let lines = try MemoryMap(pid: getpid()).regions.filter { $0.path == "[heap]" }
+      #expect(lines.count >= 3)
+      let heap = try walk()
+      #expect(heap.report.mainHeaps == 1)
+      #expect(heap.report.isComplete, "\(heap.report.notes)")
+    }
+
     @Test func aWalkOfAQuietHeapIsComplete() throws {
       let heap = try walk()
       #expect(heap.report.isComplete, "\(heap.report.notes)")
