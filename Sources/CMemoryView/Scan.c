@@ -229,6 +229,8 @@ MVChunkWalkStop mv_walkChunks(MVChunkWalk *walk, const uint8_t *window, uintptr_
   const uintptr_t alignment = walk->alignment, misaligned = alignment - 1;
   const bool topIsHere = walk->topIsHere, stopsAtFencepost = walk->stopsAtFencepost;
   const uint8_t origin = walk->origin, inUseFlag = walk->inUseFlag, tcacheCandidateFlag = walk->tcacheCandidateFlag;
+  const uintptr_t tcacheKey = walk->tcacheKey;
+  const uint8_t keyedFlag = tcacheKey != 0 ? walk->keyedFlag : 0;
   uintptr_t *const addresses = walk->tables.addresses, *const sizes = walk->tables.sizes;
   uintptr_t *const keyWords = walk->tables.keyWords, *const firstWords = walk->tables.firstWords;
   uint8_t *const flags = walk->tables.flags;
@@ -266,8 +268,9 @@ MVChunkWalkStop mv_walkChunks(MVChunkWalk *walk, const uint8_t *window, uintptr_
     size_t index = filled++;
     addresses[index] = chunk;
     sizes[index] = size;
-    flags[index] = origin | (size == tcacheChunkSize ? tcacheCandidateFlag : 0);
-    keyWords[index] = keyWord;
+    flags[index] =
+        origin | (size == tcacheChunkSize ? tcacheCandidateFlag : 0) | (keyWord == tcacheKey ? keyedFlag : 0);
+    if (keyWords) keyWords[index] = keyWord;
     firstWords[index] = firstWord;
     previous = (int64_t)index;
     chunk += size;
@@ -310,7 +313,7 @@ size_t mv_keepLiveChunks(MVLiveChunks *chunks) {
     addresses[kept] = address + headerSize;
     sizes[kept] = usable;
     firstWords[kept] = firstWords[index];
-    keyWords[kept] = keyWords[index];
+    if (keyWords) keyWords[kept] = keyWords[index];
     flags[kept] = origin | ((flag & allocatorInternal) ? internalBlock : 0);
     liveBytes += usable;
     kept++;

@@ -249,6 +249,8 @@ extension HeapModel {
     /// first word: the metadata; its second: a Swift object's counts),
     /// without reading the process again: what a census needs.
     private mutating func typeBlocks() {
+      precondition(
+        heap.keepsSecondWords, "HeapModel: a census needs a heap that kept the blocks' second words")
       // Plain pointers and locals: this loop runs once per block.
       let count = heap.count
       let sizes = heap.sizePointer

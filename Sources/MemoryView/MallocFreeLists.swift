@@ -171,7 +171,13 @@ extension MallocWalk {
       if let index = chunkIndex(at: chunk) { chunkFlag[index] |= ChunkFlag.free }
     }
     guard let key, key != 0 else { return }
-    for index in 0..<chunkCount where chunkKeyWord[index] == key && chunkFlag[index] & ChunkFlag.free == 0 {
+    // A key known before the walk flagged its chunks there; one learnt from
+    // the lists is compared with every chunk's second word, kept for it.
+    let flaggedByTheWalk = key == libc.tcacheKey
+    for index in 0..<chunkCount where chunkFlag[index] & ChunkFlag.free == 0 {
+      let isKeyed =
+        flaggedByTheWalk ? chunkFlag[index] & ChunkFlag.keyed != 0 : chunkKeyWord?[index] == key
+      guard isKeyed else { continue }
       guard chunkSize[index] <= MallocLayout.tcacheLargestChunk, chunkFlag[index] & ChunkFlag.inUse != 0
       else { continue }
       chunkFlag[index] |= ChunkFlag.free
@@ -198,7 +204,7 @@ extension MallocWalk {
     report.overlapping += live.overlapping
     report.freeInBins += live.freeInBins
     liveBytes = live.liveBytes
-    for table in [chunks, chunkSizes, keyWords, firstWords] { table.truncate(to: kept) }
+    for table in tables { table.truncate(to: kept) }
     chunkFlags.truncate(to: kept)
     chunkCount = 0
     blockStarts = chunks

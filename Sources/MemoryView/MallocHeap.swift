@@ -75,24 +75,36 @@ public final class MallocHeap: @unchecked Sendable {
   ///
   /// Throws when the process has no glibc malloc heap that can be read (a
   /// sanitizer's allocator, a static binary with another allocator, a read failure).
-  public convenience init(memory: ProcessMemory, map: MemoryMap, images: ImageList)
+  ///
+  /// Without `keepsSecondWords`, ``secondWord(of:)`` is not kept: for a
+  /// reader that reads every block anyway (the full heap model).
+  public convenience init(
+    memory: ProcessMemory, map: MemoryMap, images: ImageList, keepsSecondWords: Bool = true
+  )
     throws(MallocHeapError)
   {
-    try self.init(memory: memory, map: map, images: images, usesLibcSymbols: true)
+    try self.init(
+      memory: memory, map: map, images: images, usesLibcSymbols: true, keepsSecondWords: keepsSecondWords)
   }
 
   /// Walks the heap; without `usesLibcSymbols`, finds the main arena and the
   /// tcache key by search alone (to test the search against the symbols).
-  init(memory: ProcessMemory, map: MemoryMap, images: ImageList, usesLibcSymbols: Bool)
+  init(
+    memory: ProcessMemory, map: MemoryMap, images: ImageList, usesLibcSymbols: Bool,
+    keepsSecondWords: Bool = true
+  )
     throws(MallocHeapError)
   {
-    var walk = MallocWalk(memory: memory, map: map, images: images, usesLibcSymbols: usesLibcSymbols)
+    var walk = MallocWalk(
+      memory: memory, map: map, images: images, usesLibcSymbols: usesLibcSymbols,
+      keepsSecondWords: keepsSecondWords)
     try walk.run()
     starts = walk.blockStarts
     sizes = walk.blockSizes
     flags = walk.blockFlags
     firstWords = walk.blockFirstWords
     secondWords = walk.blockSecondWords
+    self.keepsSecondWords = keepsSecondWords
     liveBytes = walk.liveBytes
     for table in [starts, sizes, firstWords, secondWords] { table.reserve(1) }
     flags.reserve(1)
@@ -126,7 +138,14 @@ public final class MallocHeap: @unchecked Sendable {
   /// The second word of block `position` when the heap was walked: a Swift
   /// object's reference counts (a block's memory is never read twice just
   /// to tell an object from a C block that starts with a metadata address).
-  public func secondWord(of position: Int) -> UInt { secondWordPointer[position] }
+  /// Only in a heap walked with ``keepsSecondWords``.
+  public func secondWord(of position: Int) -> UInt {
+    precondition(keepsSecondWords, "MallocHeap: the blocks' second words were not kept")
+    return secondWordPointer[position]
+  }
+
+  /// Whether ``secondWord(of:)`` was kept.
+  public let keepsSecondWords: Bool
 
   /// Whether block `position` belongs to malloc itself (a thread's tcache).
   @inlinable

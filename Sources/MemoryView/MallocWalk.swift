@@ -6,6 +6,8 @@ import CMemoryView
   static let tcacheCandidate: UInt8 = 16
   static let free: UInt8 = 32
   static let allocatorInternal: UInt8 = 64
+  /// The chunk's second word is the tcache key, known before the walk.
+  static let keyed: UInt8 = 128
   /// In a block's flags: the block belongs to malloc itself (read per block
   /// by the model's builder, from another module).
   @inlinable static var internalBlock: UInt8 { 4 }
@@ -27,7 +29,11 @@ struct MallocWalk {
   /// Origin in bits 0–1, then `inUse` (8), `tcacheCandidate` (16), `free` (32), `internal` (64).
   let chunkFlags = ScratchBuffer<UInt8>()
   /// Each chunk's second user word: where a cached chunk keeps the tcache
-  /// key, where a Swift object keeps its reference counts.
+  /// key, where a Swift object keeps its reference counts. Kept only when
+  /// ``keepsSecondWords`` or when the key is learnt from the lists after the
+  /// walk (see ``keepsKeyWords``): with the key known first, the walk flags
+  /// the keyed chunks (``ChunkFlag/keyed``) and the full model, which reads
+  /// every block, never needs them (12 MB of fresh pages at 10⁶ blocks).
   let keyWords = ScratchBuffer<UInt>()
   /// Each chunk's first user word (a Swift object's metadata, a C++ object's vtable).
   let firstWords = ScratchBuffer<UInt>()
@@ -36,7 +42,7 @@ struct MallocWalk {
   var chunkAddress = UnsafeMutablePointer<UInt>(bitPattern: 8)!
   var chunkSize = UnsafeMutablePointer<UInt>(bitPattern: 8)!
   var chunkFlag = UnsafeMutablePointer<UInt8>(bitPattern: 8)!
-  var chunkKeyWord = UnsafeMutablePointer<UInt>(bitPattern: 8)!
+  var chunkKeyWord: UnsafeMutablePointer<UInt>?
   var chunkFirstWord = UnsafeMutablePointer<UInt>(bitPattern: 8)!
   var chunkCount = 0
   /// The tables above, for the C loops.
@@ -78,7 +84,19 @@ struct MallocWalk {
   var mainTop: UInt?
   var libc: LibcSymbols
 
-  init(memory: ProcessMemory, map: MemoryMap, images: ImageList, usesLibcSymbols: Bool) {
+  /// Whether the blocks keep their second words (``MallocHeap/secondWord(of:)``).
+  let keepsSecondWords: Bool
+  /// Whether the chunk walk keeps every chunk's second word.
+  var keepsKeyWords: Bool { keepsSecondWords || libc.tcacheKey == nil }
+  /// The chunk tables the walk fills.
+  var tables: [ScratchBuffer<UInt>] {
+    keepsKeyWords ? [chunks, chunkSizes, keyWords, firstWords] : [chunks, chunkSizes, firstWords]
+  }
+
+  init(
+    memory: ProcessMemory, map: MemoryMap, images: ImageList, usesLibcSymbols: Bool, keepsSecondWords: Bool
+  ) {
+    self.keepsSecondWords = keepsSecondWords
     self.memory = memory
     self.map = map
     self.images = images
@@ -101,15 +119,12 @@ struct MallocWalk {
     // At most one chunk per 32 bytes of heap: reserved now (pages are only
     // touched as they fill), so the tables never move while they grow.
     let bound = heaps.reduce(0) { $0 + Int(($1.end - $1.firstChunk) / MallocLayout.minimumChunk) + 1 }
-    chunks.reserve(bound)
-    chunkSizes.reserve(bound)
+    for table in tables { table.reserve(bound) }
     chunkFlags.reserve(bound)
-    keyWords.reserve(bound)
-    firstWords.reserve(bound)
     chunkAddress = chunks.base!
     chunkSize = chunkSizes.base!
     chunkFlag = chunkFlags.base!
-    chunkKeyWord = keyWords.base!
+    chunkKeyWord = keyWords.base
     chunkFirstWord = firstWords.base!
     for index in heaps.indices {
       // A live heap can change under the walk: a walk that met an
@@ -129,7 +144,7 @@ struct MallocWalk {
         heap.origin == .otherArena ? heap.firstChunk & ~(MallocLayout.heapMaximum - 1) : heap.firstChunk
       return start..<max(heap.end, heap.walkedEnd + MallocLayout.headerSize)
     }
-    for table in [chunks, chunkSizes, keyWords, firstWords] { table.grow(by: chunkCount - table.count) }
+    for table in tables { table.grow(by: chunkCount - table.count) }
     chunkFlags.grow(by: chunkCount - chunkFlags.count)
     findMainArena()
     readFreeLists()
@@ -262,6 +277,8 @@ struct MallocWalk {
     state.origin = origin
     state.tcacheCandidateFlag = ChunkFlag.tcacheCandidate
     state.inUseFlag = ChunkFlag.inUse
+    state.tcacheKey = libc.tcacheKey ?? 0
+    state.keyedFlag = ChunkFlag.keyed
     state.headerSize = MallocLayout.headerSize
     state.minimumChunk = MallocLayout.minimumChunk
     state.alignment = MallocLayout.alignment
@@ -316,8 +333,8 @@ struct MallocWalk {
     let index = chunkCount
     chunkAddress[index] = chunk
     chunkSize[index] = size
-    chunkFlag[index] = flags
-    chunkKeyWord[index] = keyWord
+    chunkFlag[index] = flags | (keyWord != 0 && keyWord == libc.tcacheKey ? ChunkFlag.keyed : 0)
+    chunkKeyWord?[index] = keyWord
     chunkFirstWord[index] = firstWord
     chunkCount += 1
     return index
@@ -327,7 +344,7 @@ struct MallocWalk {
   /// pointer) and refreshes the pointers.
   private mutating func growTables() {
     let minimum = max(chunkCount * 2, 4096)
-    for table in [chunks, chunkSizes, keyWords, firstWords] {
+    for table in tables {
       table.grow(by: chunkCount - table.count)
       table.reserve(minimum)
     }
@@ -336,7 +353,7 @@ struct MallocWalk {
     chunkAddress = chunks.base!
     chunkSize = chunkSizes.base!
     chunkFlag = chunkFlags.base!
-    chunkKeyWord = keyWords.base!
+    chunkKeyWord = keyWords.base
     chunkFirstWord = firstWords.base!
   }
 

@@ -41,12 +41,18 @@ public final class ProcessSnapshot: @unchecked Sendable {
   ///   - callerStackPointer: for our own process, the address in the
   ///     caller's frame below which the calling thread's stack belongs to
   ///     the scan (default: where this initializer was called from).
+  ///   - keepsSecondWords: whether the heap keeps every block's second word
+  ///     (``MallocHeap/secondWord(of:)``): a census needs them, a full heap
+  ///     model reads every block anyway.
   public convenience init(
-    pid: pid_t = getpid(), registers: [ThreadRegisters] = [], callerStackPointer: UInt? = nil
+    pid: pid_t = getpid(), registers: [ThreadRegisters] = [], callerStackPointer: UInt? = nil,
+    keepsSecondWords: Bool = true
   ) throws(Failure) {
     let marker = callerStackPointer ?? mv_currentStackPointer()
     if pid == getpid(), let reason = Self.ownHeapUnsupportedReason { throw Failure(description: reason) }
-    try self.init(reading: pid, copy: nil, threads: nil, registers: registers, marker: marker)
+    try self.init(
+      reading: pid, copy: nil, threads: nil, registers: registers, marker: marker,
+      keepsSecondWords: keepsSecondWords)
   }
 
   /// Takes a snapshot of this process from a frozen copy of it: a child
@@ -86,7 +92,7 @@ public final class ProcessSnapshot: @unchecked Sendable {
   /// our own, whose `threads` are ours.
   private init(
     reading pid: pid_t, copy: FrozenCopy?, threads ownThreads: ThreadList?, registers: [ThreadRegisters],
-    marker: UInt
+    marker: UInt, keepsSecondWords: Bool = true
   ) throws(Failure) {
     let isOwn = pid == getpid() || copy != nil
     self.pid = pid
@@ -110,7 +116,7 @@ public final class ProcessSnapshot: @unchecked Sendable {
         pid: pid, map: map, memory: memory, registers: registers,
         callerStackPointer: pid == getpid() ? marker : nil)
     do {
-      heap = try MallocHeap(memory: memory, map: map, images: images)
+      heap = try MallocHeap(memory: memory, map: map, images: images, keepsSecondWords: keepsSecondWords)
     } catch {
       throw Failure(description: error.description)
     }

@@ -34,7 +34,8 @@ extension TracedProcess {
       images: ImageList(map: map, memory: ProcessMemory(pid: pid)), executable: executable)
     let snapshot: ProcessSnapshot
     do {
-      snapshot = try ProcessSnapshot(pid: pid, registers: threads.compactMap(\.memoryViewRegisters))
+      snapshot = try ProcessSnapshot(
+        pid: pid, registers: threads.compactMap(\.memoryViewRegisters), keepsSecondWords: scope != .full)
     } catch {
       throw .system("cannot read process \(pid)", detail: error.description)
     }

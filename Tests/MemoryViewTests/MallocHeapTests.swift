@@ -92,6 +92,32 @@ extension CStructureTests {
       #expect(bySearch.report.arenasFound >= 1)
     }
 
+    @Test(arguments: [true, false])
+    func aChunkThatCarriesTheTcacheKeyIsFreeWhetherOrNotSecondWordsAreKept(keepsSecondWords: Bool) throws {
+      let memory = ProcessMemory.current
+      let map = try MemoryMap(pid: getpid())
+      let images = ImageList(map: map, memory: memory)
+      let key = try #require(LibcSymbols(images: images, memory: memory).tcacheKey)
+      // Two blocks of a tcache's size: one carries the key where a cached
+      // chunk keeps it (its second word), as a chunk freed into a tcache
+      // whose lists were not read does; the other carries another word.
+      let keyed = mvt_makeUnreferenced(48)
+      let other = mvt_makeUnreferenced(48)
+      defer {
+        for masked in [keyed, other] {
+          UnsafeMutablePointer<UInt>(bitPattern: masked ^ UInt(MVT_MASK))![1] = 0
+          mvt_freeMasked(masked)
+        }
+      }
+      UnsafeMutablePointer<UInt>(bitPattern: keyed ^ UInt(MVT_MASK))![1] = key
+      UnsafeMutablePointer<UInt>(bitPattern: other ^ UInt(MVT_MASK))![1] = key ^ 1
+      let heap = try MallocHeap(memory: memory, map: map, images: images, keepsSecondWords: keepsSecondWords)
+      #expect(heap.block(containing: keyed ^ UInt(MVT_MASK)) == nil)
+      #expect(heap.block(containing: other ^ UInt(MVT_MASK))?.address == other ^ UInt(MVT_MASK))
+      #expect(heap.report.freeByKeyOnly >= 1)
+      #expect(heap.keepsSecondWords == keepsSecondWords)
+    }
+
     @Test func aHeapTheMapShowsInPiecesIsWalkedAsOne() throws {
       // A page of the brk heap advised otherwise splits its line of the map
       // in three, as glibc's `glibc.malloc.hugetlb` tunable does in 2 MiB

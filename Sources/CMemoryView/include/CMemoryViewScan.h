@@ -162,6 +162,7 @@ void mv_fillBackward(const uint32_t *targets, const uint32_t *outStart, size_t b
 /// A heap walk's chunk tables (see MallocWalk.swift): address, size, flags,
 /// second and first user word per chunk, `count` of them filled.
 typedef struct MVChunkTables {
+  // `keyWords` is NULL when the chunks' second words are not kept (see MallocWalk.swift).
   uintptr_t *addresses, *sizes, *keyWords, *firstWords;
   uint8_t *flags;
   size_t count;
@@ -174,6 +175,10 @@ typedef struct MVChunkWalk {
   uintptr_t end, top;
   bool topIsHere, stopsAtFencepost;
   uint8_t origin, tcacheCandidateFlag, inUseFlag;
+  // The tcache key when known before the walk (0 if not): a chunk whose
+  // second word is the key gets `keyedFlag`.
+  uintptr_t tcacheKey;
+  uint8_t keyedFlag;
   uintptr_t headerSize, minimumChunk, alignment, flagBits, previousInUse, tcacheChunkSize;
   // The tables, with room for `capacity` chunks.
   MVChunkTables tables;
