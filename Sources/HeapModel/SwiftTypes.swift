@@ -43,6 +43,9 @@ package final class SwiftTypes {
   /// Swift metadata, nor the runtime's caches of it.
   package private(set) var swiftImagePaths: Set<String>?
 
+  /// The pages a context reading another process keeps (`rm_createContextReading`).
+  private let pageCache: ScratchBuffer<UInt8>?
+
   /// How the layer reads memory.
   enum Reader {
     /// This process: straight loads, or copies through `process_vm_readv`.
@@ -54,6 +57,7 @@ package final class SwiftTypes {
   /// The layer over this process's own memory: `safeReads` copies every read
   /// (an object dying meanwhile cannot fault it), else loads directly.
   package init?(ownProcess safeReads: Bool) {
+    pageCache = nil
     guard let context = rm_createContext(safeReads) else { return nil }
     self.context = context
     reader = .own(safe: safeReads)
@@ -63,7 +67,11 @@ package final class SwiftTypes {
   /// (its images are ours, at the same addresses), or another process, whose
   /// images' reflection sections are found in their files.
   package init(reading snapshot: ProcessSnapshot) throws(SwiftTypesError) {
-    guard let context = rm_createContextReading(snapshot.pid) else {
+    // Scratch memory, never malloc's: a later frozen copy of this process
+    // must not read the target's words in it as this process's.
+    let pageCache = ScratchBuffer<UInt8>(capacity: rm_pageCacheSize())
+    self.pageCache = pageCache
+    guard let context = rm_createContextReading(snapshot.pid, pageCache.base) else {
       throw SwiftTypesError(description: "the Remote Mirror library refused to make a context")
     }
     self.context = context

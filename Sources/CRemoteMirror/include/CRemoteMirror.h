@@ -150,13 +150,28 @@ char *swift_demangle(
 /// initialised.
 RMContextRef rm_createContext(bool safeReads);
 
+/// Pages of another process a context keeps (see `rm_createContextReading`).
+enum { RMCachePages = 256 };
+
+/// The bytes `rm_createContextReading` needs for its page cache.
+size_t rm_pageCacheSize(void);
+
+/// Empties a page cache of `rm_pageCacheSize()` bytes for reading process `pid`.
+void rm_initPageCache(void *cache, int pid);
+
 /// Creates a reflection context whose every read is a copy from process
 /// `pid` with `process_vm_readv` (never faulting, whatever the memory holds;
 /// absurd sizes rejected): another process, or a frozen copy of this one.
-/// Register its images with `rm_addOwnImages` (a copy of this process: the
-/// same images at the same addresses) or `rm_addReflectionSections`. NULL if
-/// the library cannot be initialised.
-RMContextRef rm_createContextReading(int pid);
+/// The pages it reads are kept in `cache` (`rm_pageCacheSize()` bytes,
+/// outliving the context; emptied here): the process must stay stopped
+/// while the context reads it. Register its images with `rm_addOwnImages` (a copy of this
+/// process: the same images at the same addresses) or
+/// `rm_addReflectionSections`. NULL if the library cannot be initialised.
+RMContextRef rm_createContextReading(int pid, void *cache);
+
+/// Copies `size` bytes at `address` of the process a page cache reads
+/// through the cache; returns the bytes copied (0 on failure).
+size_t rm_readCached(void *cache, uintptr_t address, void *destination, size_t size);
 
 /// Registers the reflection sections of every Swift image loaded in this
 /// process with `context` (local and remote addresses alike).
