@@ -1,4 +1,5 @@
 import CMemoryViewTestSupport
+import Foundation
 import Glibc
 import LeakLabTestSupport
 import MemoryView
@@ -208,6 +209,32 @@ struct CStructureModelTests {
     #expect(
       model.describe(path.root).contains("mvt_ownerHead") && path.blocks.count == 5,
       "\(ownerChainReport(path, in: model))")
+  }
+
+  final class Planted {}
+
+  /// CoreFoundation's table of hash callbacks holds function pointers up to
+  /// its count and whatever the block held before past it: no word of it
+  /// holds a heap block (here one planted past the count points at an object).
+  @Test func coreFoundationsTableOfHashCallbacksHoldsNothing() throws {
+    // A run loop is CoreFoundation's, with CF dictionaries and sets: their
+    // callbacks are registered, the table exists.
+    _ = RunLoop.current
+    let images = ImageList(map: try MemoryMap(pid: getpid()), memory: .current)
+    let foundation = try #require(images.images.first { $0.name.hasPrefix("libFoundation.so") })
+    let pointer = try #require(foundation.address(ofSymbol: "CFBasicHashCallBackPtrs", kinds: .object))
+    let table = try #require(
+      UnsafeMutablePointer<UInt>(bitPattern: ProcessMemory.current.word(at: pointer) ?? 0))
+    let planted = Planted()
+    let unused = 250  // of 256 entries; CF has registered a dozen callbacks
+    let before = table[unused]
+    table[unused] = UInt(bitPattern: Unmanaged.passUnretained(planted).toOpaque())
+    defer { table[unused] = before }
+    let model = try HeapModel(snapshot: try ProcessSnapshot.ofFrozenCopy())
+    let block = try #require(model.block(containing: UInt(bitPattern: table)))
+    #expect(model.kind(of: block) == .bytes)
+    #expect(model.edges(from: block).isEmpty, "\(model.edges(from: block))")
+    withExtendedLifetime(planted) {}
   }
 
   @Test func theIndexesAgreeBothWays() throws {

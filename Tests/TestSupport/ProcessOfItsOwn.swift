@@ -47,9 +47,22 @@ public enum ProcessOfItsOwn {
       sourceLocation: sourceLocation)
   }
 
-  /// The lines of a Swift Testing run that say what failed, or all of it.
+  /// The lines of a Swift Testing run that say what failed, each issue with
+  /// its comment (the lines after it up to the next event), or all of it.
   static func failures(in output: String) -> String {
-    let lines = output.split(separator: "\n").filter { $0.contains("✘") || $0.contains("recorded an issue") }
+    var lines: [Substring] = []
+    var inIssue = false
+    for line in output.split(separator: "\n") {
+      let isEvent = ["◇", "✔", "✘", "➜", "━"].contains { line.contains($0) }
+      if line.contains("✘") || line.contains("recorded an issue") {
+        lines.append(line)
+        inIssue = line.contains("recorded an issue")
+      } else if inIssue, !isEvent {
+        lines.append(line)
+      } else {
+        inIssue = false
+      }
+    }
     return lines.isEmpty ? output : lines.joined(separator: "\n")
   }
 }
